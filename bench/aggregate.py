@@ -1,0 +1,506 @@
+#!/usr/bin/python3
+"""bench/aggregate.py DIR: turn the bench records (DIR/<config>.jsonl, one
+JSON object per line, written by tests/guest/bench-lib.sh) into
+DIR/results.md, DIR/results.json and DIR/*.png.
+
+Every figure is given with its spread: mean and [min-max] over repeated
+runs, or median and [p10-p90] over traced calls.  All timings come from a
+QEMU TCG guest: slow, noisy, and not comparable with native hardware; ratios
+are taken between runs of the same boot.
+"""
+import glob
+import json
+import os
+import statistics
+import sys
+from collections import OrderedDict, defaultdict
+
+CONFIG_ORDER = ["6.1-v1-classic", "6.1-v2-classic", "6.12-v2-mglru", "6.12-v2-classic"]
+MODE_NAMES = OrderedDict([
+    ("none", "no protection"),
+    ("v1soft", "stock v1 soft limit (P 150M, S 0)"),
+    ("low", "memory.low=150M"),
+    ("msl", "memcg_softlimit (defaults, P soft 150M)"),
+])
+TCG = "QEMU TCG guest: times are slow and noisy, compare within a config only"
+
+
+def load(d):
+    recs = []
+    for f in sorted(glob.glob(os.path.join(d, "*.jsonl"))):
+        with open(f) as fh:
+            for line in fh:
+                line = line.strip()
+                if not line.startswith("{"):
+                    continue
+                try:
+                    recs.append(json.loads(line))
+                except json.JSONDecodeError:
+                    print("skipping a malformed record in %s: %.80s" % (f, line), file=sys.stderr)
+    return recs
+
+
+def cfg_key(c):
+    return CONFIG_ORDER.index(c) if c in CONFIG_ORDER else 99
+
+
+def spread(vals):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return None
+    return {"mean": statistics.fmean(vals), "min": min(vals), "max": max(vals), "n": len(vals),
+            "median": statistics.median(vals)}
+
+
+def fmt(s, digits=0, unit=""):
+    if s is None:
+        return "n/a"
+    f = "%%.%df" % digits
+    if s["n"] == 1:
+        return (f % s["mean"]) + unit + " (n=1)"
+    return "%s%s [%s-%s]" % (f % s["mean"], unit, f % s["min"], f % s["max"])
+
+
+# ---------------------------------------------------------------- isolation
+def iso_metrics(r):
+    before = r.get("before_kib") or 0
+    kept = r.get("kept_kib") or []
+    seg = r.get("seg_mib", 0) * r.get("nseg", 0)
+    sns = sum(r.get("stream_ns") or []) or None
+    rr = r.get("reread_ns") or []
+    mf = r.get("reread_majflt") or []
+    return {
+        "kept_pct": 100.0 * statistics.fmean(kept) / before if before and kept else None,
+        "kept_first_pct": 100.0 * kept[0] / before if before and kept else None,
+        "kept_min_pct": 100.0 * min(kept) / before if before and kept else None,
+        "reread_ms": statistics.median(rr) / 1e6 if rr else None,
+        "majflt": statistics.fmean(mf) if mf else None,
+        "s_mibps": seg / (sns / 1e9) if sns else None,
+        "low_events": r.get("low_events"),
+        "skips": r.get("msl_skips"),
+    }
+
+
+def group_iso(recs, part="iso"):
+    g = defaultdict(list)
+    for r in recs:
+        if r.get("part") != part:
+            continue
+        g[(r["config"], r["variant"], r.get("label", r["mode"]))].append(iso_metrics(r))
+    out = {}
+    for k, ms in g.items():
+        out[k] = {m: spread([x[m] for x in ms]) for m in ms[0]}
+    return out
+
+
+def iso_table(iso, variant, labels=None, names=None):
+    rows = []
+    keys = sorted([k for k in iso if k[1] == variant], key=lambda k: (cfg_key(k[0]), label_order(k[2])))
+    for k in keys:
+        if labels and k[2] not in labels:
+            continue
+        s = iso[k]
+        name = (names or {}).get(k[2], k[2])
+        rows.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            k[0], name, fmt(s["kept_pct"], 0, "%"), fmt(s["kept_first_pct"], 0, "%"),
+            fmt(s["reread_ms"], 0), fmt(s["majflt"], 0), fmt(s["s_mibps"], 0),
+            s["kept_pct"]["n"] if s["kept_pct"] else 0))
+    head = ("| config | P's protection | P kept (mean of segments) | P kept after 1st segment (idle) "
+            "| P re-read ms (median) | P major faults per re-read | S MiB/s | runs |\n"
+            "|---|---|---|---|---|---|---|---|")
+    return head + "\n" + "\n".join(rows)
+
+
+def label_order(label):
+    order = list(MODE_NAMES)
+    if label in order:
+        return (0, order.index(label))
+    if label.startswith("threshold="):
+        return (1, -int(label.split("=")[1]))
+    return (2, label)
+
+
+# ------------------------------------------------------------ overhead
+def fg_index(recs):
+    fg = {}
+    for r in recs:
+        if r.get("part") == "fgraph":
+            fg[(r["config"], r["label"], r["func"])] = r
+    return fg
+
+
+GATED = ("shrink_lruvec", "try_to_shrink_lruvec")
+HANDLERS = ("shrink_lruvec_pre", "try_to_shrink_lruvec_pre")
+ACCOUNT = ("account_entry_classic", "account_entry_mglru")
+
+
+def pick(fg, cfg, label, names):
+    for n in names:
+        if (cfg, label, n) in fg:
+            return fg[(cfg, label, n)]
+    return None
+
+
+def us(r, k="mean_ns"):
+    return None if r is None else r[k] / 1000.0
+
+
+def overhead_rows(recs):
+    fg = fg_index(recs)
+    thr = defaultdict(lambda: defaultdict(dict))
+    for r in recs:
+        if r.get("part") == "throughput":
+            thr[r["config"]][r["pair"]][r["arm"]] = r["stream_mib"] / (r["stream_ns"] / 1e9)
+    out = {}
+    cfgs = sorted({k[0] for k in fg} | set(thr), key=cfg_key)
+    for c in cfgs:
+        g0 = pick(fg, c, "stock", GATED)
+        g1 = pick(fg, c, "loaded", GATED)
+        h = pick(fg, c, "handlers", HANDLERS)
+        floor = pick(fg, c, "handlers", ("shrink_node_pre",))
+        stub = pick(fg, c, "handlers", ("skip_shrink_lruvec", "skip_try_to_shrink_lruvec"))
+        a_in = pick(fg, c, "accounting", ACCOUNT)
+        a_ret = pick(fg, c, "accounting", ("account_return",))
+        ratios = [p["loaded"] / p["unloaded"] for p in thr[c].values() if "loaded" in p and "unloaded" in p]
+        o = {
+            "gated_func": (g0 or g1 or {}).get("func"),
+            "gated_stock": g0, "gated_loaded": g1, "handler": h, "floor_shrink_node_pre": floor,
+            "stub": stub, "account_entry": a_in, "account_return": a_ret,
+            "throughput_ratios": ratios, "throughput_ratio": spread(ratios),
+            "throughput_unloaded_mibps": spread([p["unloaded"] for p in thr[c].values() if "unloaded" in p]),
+            "throughput_loaded_mibps": spread([p["loaded"] for p in thr[c].values() if "loaded" in p]),
+        }
+        if h and g0:
+            # time share: every gated call has one decision, so the ratio of
+            # the means is the decisions' share of the time in gated calls
+            o["decision_pct_of_gated"] = 100.0 * h["mean_ns"] / g0["mean_ns"]
+            # the typical call: ratio of the medians
+            o["decision_median_pct_of_gated"] = 100.0 * h["median_ns"] / g0["median_ns"]
+        if a_in and a_ret and g0:
+            o["accounting_pct_of_gated"] = 100.0 * (a_in["mean_ns"] + a_ret["mean_ns"]) / g0["mean_ns"]
+            if h:
+                o["hooks_pct_of_gated"] = o["decision_pct_of_gated"] + o["accounting_pct_of_gated"]
+        out[c] = o
+    return out
+
+
+def fgs(r):
+    if r is None:
+        return "n/a"
+    return "%.1f [%.1f-%.1f] (%d calls)" % (r["median_ns"] / 1e3, r["p10_ns"] / 1e3, r["p90_ns"] / 1e3, r["calls"])
+
+
+def fgm(r):
+    return "n/a" if r is None else "%.1f" % (r["mean_ns"] / 1e3)
+
+
+# ---------------------------------------------------------------- scale
+def scale_rows(recs):
+    fg = fg_index(recs)
+    rows = defaultdict(list)
+    for r in recs:
+        if r.get("part") != "scale":
+            continue
+        c, n = r["config"], r["memcgs"]
+        h = pick(fg, c, "scale-%d" % n, HANDLERS)
+        row = dict(r)
+        row["handler"] = h
+        if not r.get("failed") and r.get("nr_tracked"):
+            row["bytes_per_tracked"] = 192.0 * r["slab_freed"] / r["nr_tracked"] if r["slab_freed"] > 0 else None
+        rows[c].append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- plots
+def plots(d, iso, sweep, scale, anon, iso_read):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("python3-matplotlib missing: no plots", file=sys.stderr)
+        return []
+    made = []
+
+    def bars(data, variant, fname, title):
+        cfgs = sorted({k[0] for k in data if k[1] == variant}, key=cfg_key)
+        if not cfgs:
+            return
+        modes = [m for m in MODE_NAMES if any((c, variant, m) in data for c in cfgs)]
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        w = 0.8 / max(1, len(modes))
+        for i, m in enumerate(modes):
+            xs, ys, lo, hi = [], [], [], []
+            for j, c in enumerate(cfgs):
+                s = data.get((c, variant, m), {}).get("kept_pct")
+                if not s:
+                    continue
+                xs.append(j + i * w)
+                ys.append(s["mean"])
+                lo.append(s["mean"] - s["min"])
+                hi.append(s["max"] - s["mean"])
+            ax.bar(xs, ys, w, yerr=[lo, hi], capsize=3, label=MODE_NAMES[m])
+        ax.set_xticks([j + w * (len(modes) - 1) / 2 for j in range(len(cfgs))])
+        ax.set_xticklabels(cfgs)
+        ax.set_ylabel("P's working set kept (%)")
+        ax.set_ylim(0, 110)
+        ax.axhline(95, color="grey", lw=0.8, ls="--")
+        ax.set_title(title, fontsize=10)
+        ax.legend(fontsize=8, loc="upper left")
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, fname), dpi=110)
+        plt.close(fig)
+        made.append(fname)
+
+    bars(iso, "file", "isolation-file.png",
+         "P (100 MiB page cache, soft limit/low 150M) while S streams page cache\n"
+         "mean and min-max over repeats; 512 MiB TCG guest")
+    bars(iso_read, "file-read", "isolation-file-read.png",
+         "P (100 MiB page cache read with read(2), soft limit/low 150M) while S streams page cache\n"
+         "mean and min-max over repeats; 512 MiB TCG guest")
+    bars(anon, "anon", "isolation-anon.png",
+         "P (anonymous set, swap) while S writes an anonymous ring\nmean and min-max over repeats")
+
+    cfgs = sorted({k[0] for k in sweep if k[2].startswith("threshold=")}, key=cfg_key)
+    if cfgs:
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
+        for c in cfgs:
+            ts = sorted([int(k[2].split("=")[1]) for k in sweep if k[0] == c and k[2].startswith("threshold=")],
+                        reverse=True)
+            for ax, met in ((a1, "kept_pct"), (a2, "s_mibps")):
+                ys = [sweep[(c, "file", "threshold=%d" % t)][met] for t in ts]
+                ax.errorbar(ts, [s["mean"] for s in ys],
+                            yerr=[[s["mean"] - s["min"] for s in ys], [s["max"] - s["mean"] for s in ys]],
+                            marker="o", capsize=3, label=c)
+        a1.set_xlabel("priority_threshold")
+        a1.set_ylabel("P kept (%)")
+        a1.set_ylim(0, 110)
+        a1.invert_xaxis()
+        a2.set_xlabel("priority_threshold")
+        a2.set_ylabel("S streaming MiB/s (TCG)")
+        a2.invert_xaxis()
+        a1.legend(fontsize=8)
+        fig.suptitle("priority_threshold sweep (12 = V8's first pass only); mean, min-max over repeats", fontsize=10)
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "sweep.png"), dpi=110)
+        plt.close(fig)
+        made.append("sweep.png")
+
+    if any(any(r.get("handler") for r in rows) for rows in scale.values()):
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        for c in sorted(scale, key=cfg_key):
+            rows = [r for r in sorted(scale[c], key=lambda r: r["memcgs"]) if r.get("handler")]
+            if not rows:
+                continue
+            ax.errorbar([r["memcgs"] for r in rows], [r["handler"]["median_ns"] / 1e3 for r in rows],
+                        yerr=[[(r["handler"]["median_ns"] - r["handler"]["p10_ns"]) / 1e3 for r in rows],
+                              [(r["handler"]["p90_ns"] - r["handler"]["median_ns"]) / 1e3 for r in rows]],
+                        marker="o", capsize=3, label=c)
+        ax.set_xscale("log")
+        ax.set_xlabel("memcgs (nested 1-8 deep)")
+        ax.set_ylabel("decision handler, us (median, p10-p90)")
+        ax.set_title("per-decision cost vs memcg count (function_graph, TCG)", fontsize=10)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "scale.png"), dpi=110)
+        plt.close(fig)
+        made.append("scale.png")
+    return made
+
+
+# ---------------------------------------------------------------- report
+def main():
+    d = sys.argv[1] if len(sys.argv) > 1 else "."
+    recs = load(d)
+    if not recs:
+        print("no records in %s" % d, file=sys.stderr)
+        return 1
+    iso = group_iso(recs)
+    anon = {k: v for k, v in iso.items() if k[1] == "anon"}
+    iso_file = {k: v for k, v in iso.items() if k[1] == "file" and k[2] in MODE_NAMES}
+    iso_read = {k: v for k, v in iso.items() if k[1] == "file-read" and k[2] in MODE_NAMES}
+    sweep = {k: v for k, v in iso.items() if k[1] == "file"}
+    ovh = overhead_rows(recs)
+    scale = scale_rows(recs)
+    made = plots(d, iso_file, sweep, scale, anon, iso_read)
+
+    kernels = sorted({(r["config"], r["kernel"], r.get("mem_mib")) for r in recs}, key=lambda x: cfg_key(x[0]))
+    size = sorted({r.get("size") for r in recs})
+    md = []
+    md.append("# memcg_softlimit benchmarks\n")
+    md.append("Run: %s, size %s, generated by `make bench` (bench/run, bench/aggregate.py)."
+              % (os.path.basename(os.path.abspath(d)), "/".join(s for s in size if s)))
+    md.append("Guests: QEMU TCG (no KVM), 2 vCPUs; kernels: " +
+              "; ".join("%s = %s (MemTotal %s MiB)" % k for k in kernels) + ".")
+    md.append("**%s.** Spread: mean [min-max] over repeated runs, or median [p10-p90] over traced calls.\n" % TCG)
+
+    md.append("## Isolation, page cache\n")
+    md.append("P loads a %s MiB working set (real file on the guest's disk, read through mmap) and is protected "
+              "by the row's mechanism at 150 MiB; S streams %s segments of %s MiB of sparse-file page cache. "
+              "After each segment P's residency is read (fincore) and P re-reads its set (time, major faults). "
+              "\"kept after 1st segment\" is the reference scenario (P idle since it loaded its set)."
+              % (first(recs, "iso", "ws_mib"), first(recs, "iso", "nseg"), first(recs, "iso", "seg_mib")))
+    md.append("")
+    if iso_file:
+        md.append(iso_table(iso_file, "file", names=MODE_NAMES))
+    md.append("")
+    if made and "isolation-file.png" in made:
+        md.append("![isolation, page cache](isolation-file.png)\n")
+    if iso_read:
+        md.append("## Isolation, page cache read with read(2) (the reference scenario)\n")
+        md.append("As above, but P loads and re-reads its set with dd (read(2)), as in the reference runs of "
+                  "shared/kernel-facts.md: its pages are never mapped, so the LRU sees them as S's (use-once "
+                  "cache).  Misses are not faults here: the pages P had to read back are 100% minus kept.")
+        md.append("")
+        md.append(iso_table(iso_read, "file-read", names=MODE_NAMES))
+        md.append("")
+        if "isolation-file-read.png" in made:
+            md.append("![isolation, page cache, read(2)](isolation-file-read.png)\n")
+    if anon:
+        md.append("## Isolation, anonymous memory and swap\n")
+        md.append("P holds a %s MiB anonymous set; S writes a %s MiB anonymous ring (per segment) so that the "
+                  "guest swaps; kept = P's anonymous pages (memory.stat) after each segment."
+                  % (first(recs, "iso", "ws_mib", "anon"), first(recs, "iso", "seg_mib", "anon")))
+        md.append("")
+        md.append(iso_table(anon, "anon", names=MODE_NAMES))
+        md.append("")
+    if any(k[2].startswith("threshold=") for k in sweep):
+        md.append("## priority_threshold sweep and other settings (page cache)\n")
+        md.append(iso_table(sweep, "file", labels=[k[2] for k in sweep if k[2] not in ("none", "low", "v1soft")]))
+        md.append("")
+        if "sweep.png" in made:
+            md.append("![sweep](sweep.png)\n")
+
+    md.append("## Overhead\n")
+    md.append("Per-decision cost: ftrace function_graph durations, in one boot, of the gated call (%s) with the "
+              "module unloaded and loaded, and, in separate runs, of the module's kprobe pre-handler (the whole "
+              "decision: policy, hierarchy walk, counters, the disabled tracepoint) and its accounting kretprobe "
+              "handlers.  function_graph adds its own cost to every traced call; its floor is shown by "
+              "shrink_node_pre (a handler of a few loads and one store) and, where P's protection made skips, by "
+              "the empty skip stub.  kprobe/kretprobe dispatch itself is not in these durations; it is in the "
+              "throughput ratio.  Throughput ratio: S streaming sparse-file cache with the module loaded "
+              "(defaults, no soft limit set: every step decided, no outcome changed) over unloaded, pairs run "
+              "ABBA-interleaved in one boot." % "/".join(GATED))
+    md.append("")
+    md.append("| config | gated call us, stock: median [p10-p90] (calls) | gated call us, module loaded | "
+              "decision handler us | handler / gated call (stock): ratio of means (of medians) | floor us (shrink_node_pre / stub) | "
+              "accounting us (entry+return mean) | throughput loaded/unloaded |")
+    md.append("|---|---|---|---|---|---|---|---|")
+    for c, o in ovh.items():
+        md.append("| %s | %s | %s | %s | %s | %s / %s | %s | %s |" % (
+            c, fgs(o["gated_stock"]), fgs(o["gated_loaded"]), fgs(o["handler"]),
+            ("%.2f%% (medians: %.1f%%)" % (o["decision_pct_of_gated"], o["decision_median_pct_of_gated"]))
+            if "decision_pct_of_gated" in o else "n/a",
+            fgm(o["floor_shrink_node_pre"]), fgm(o["stub"]),
+            ("%.1f + %.1f" % (us(o["account_entry"]), us(o["account_return"])))
+            if o["account_entry"] and o["account_return"] else "n/a",
+            fmt(o["throughput_ratio"], 3) + (" (%d pairs)" % len(o["throughput_ratios"]))))
+    md.append("")
+
+    md.append("## Scale\n")
+    md.append("N memcgs in chains nested 1 to 8 deep, empty (every decision walks its whole chain); S streams "
+              "page cache.  Handler: function_graph of the decision handler during one stream.  Memory: "
+              "kmalloc-192 objects freed by unloading the module (sizeof(struct msl_memcg) = 176, so one "
+              "192-byte object per entry) over the entries it tracked (snapshot_done nr_tracked); the module "
+              "also has a fixed 4096-bucket hash table (32 KiB) and 256 pass slots (2 KiB).")
+    md.append("")
+    md.append("| config | memcgs | decision handler us: median [p10-p90] (calls) | mean us | tracked | untracked "
+              "| slab objects freed | bytes per tracked memcg | mkdir time s |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
+    for c in sorted(scale, key=cfg_key):
+        for r in sorted(scale[c], key=lambda r: r["memcgs"]):
+            if r.get("failed"):
+                md.append("| %s | %d | creating them failed (%s made) | | | | | | |" % (c, r["memcgs"], r.get("created")))
+                continue
+            md.append("| %s | %d | %s | %s | %s | %s | %s | %s | %.1f |" % (
+                c, r["memcgs"], fgs(r["handler"]), fgm(r["handler"]), r["nr_tracked"], r["untracked"],
+                r["slab_freed"], "%.0f" % r["bytes_per_tracked"] if r.get("bytes_per_tracked") else "n/a",
+                r["create_ns"] / 1e9))
+    md.append("")
+    if "scale.png" in made:
+        md.append("![scale](scale.png)\n")
+
+    notes = os.path.join(d, "NOTES.md")
+    if os.path.exists(notes):
+        with open(notes) as fh:
+            md.append("## Notes on this run\n")
+            md.append(fh.read().strip() + "\n")
+
+    md.append("## Targets\n")
+    md.extend(targets(dict(iso_file, **iso_read), ovh, scale))
+    md.append("")
+
+    with open(os.path.join(d, "results.md"), "w") as fh:
+        fh.write("\n".join(md) + "\n")
+    summary = {
+        "note": TCG,
+        "isolation": {"|".join(k): v for k, v in iso.items()},
+        "overhead": ovh,
+        "scale": scale,
+        "plots": made,
+        "records": recs,
+    }
+    with open(os.path.join(d, "results.json"), "w") as fh:
+        json.dump(summary, fh, indent=1, sort_keys=True, default=str)
+    print("wrote %s/results.md, results.json%s" % (d, "".join(", " + m for m in made)))
+    return 0
+
+
+def first(recs, part, key, variant="file"):
+    for r in recs:
+        if r.get("part") == part and r.get("variant", variant) == variant and key in r:
+            return r[key]
+    return "?"
+
+
+def targets(iso, ovh, scale):
+    out = []
+    for c, v in sorted({(k[0], k[1]) for k in iso}, key=lambda x: (cfg_key(x[0]), x[1])):
+        m = iso.get((c, v, "msl"))
+        low = iso.get((c, v, "low")) or iso.get((c, v, "v1soft"))
+        if not m or not m["kept_pct"]:
+            continue
+        s = "- %s, %s: module kept %.0f%% [%.0f-%.0f] (target >= 95%%: %s)" % (
+            c, v, m["kept_pct"]["mean"], m["kept_pct"]["min"], m["kept_pct"]["max"],
+            "met" if m["kept_pct"]["min"] >= 95 else "MISSED")
+        if low and low["kept_pct"]:
+            lname = "memory.low" if (c, v, "low") in iso else "stock v1 soft limits"
+            s += "; %s kept %.0f%% (module at least as much: %s)" % (
+                lname, low["kept_pct"]["mean"], "met" if m["kept_pct"]["mean"] >= low["kept_pct"]["mean"] - 1 else "MISSED")
+            if m["s_mibps"] and low["s_mibps"]:
+                s += "; S %.0f vs %.0f MiB/s (no worse than %s: %s)" % (
+                    m["s_mibps"]["mean"], low["s_mibps"]["mean"], lname,
+                    "met" if m["s_mibps"]["mean"] >= low["s_mibps"]["mean"] * 0.97 else
+                    ("MISSED on the means, ranges overlap (TCG noise)" if m["s_mibps"]["max"] >= low["s_mibps"]["min"]
+                     else "MISSED"))
+        out.append(s)
+    for c, o in ovh.items():
+        if "decision_pct_of_gated" in o:
+            out.append("- %s: decision handler time = %.2f%% of the time in gated calls (ratio of means; "
+                       "target <= 1%%: %s); a typical call (ratio of medians): %.1f%%; both include "
+                       "function_graph's own per-call cost (floor ~%s us)" % (
+                           c, o["decision_pct_of_gated"], "met" if o["decision_pct_of_gated"] <= 1 else "MISSED",
+                           o["decision_median_pct_of_gated"], fgm(o["floor_shrink_node_pre"])))
+        if "hooks_pct_of_gated" in o:
+            out.append("- %s: all hooks of a gated call (decision + accounting kretprobe entry and return) = %.2f%% "
+                       "of the time in gated calls (ratio of means; against the 1%% target: %s)" % (
+                           c, o["hooks_pct_of_gated"], "met" if o["hooks_pct_of_gated"] <= 1 else "MISSED"))
+        if o["throughput_ratio"]:
+            out.append("- %s: throughput ratio loaded/unloaded %.3f [%.3f-%.3f] over %d pairs (target >= 0.99: %s)" % (
+                c, o["throughput_ratio"]["median"], o["throughput_ratio"]["min"], o["throughput_ratio"]["max"],
+                o["throughput_ratio"]["n"], "met" if o["throughput_ratio"]["median"] >= 0.99 else "MISSED"))
+    for c in sorted(scale, key=cfg_key):
+        rows = [r for r in scale[c] if r.get("handler")]
+        if len(rows) >= 2:
+            meds = [r["handler"]["median_ns"] for r in rows]
+            out.append("- %s: decision median from %.1f to %.1f us over %s memcgs (max/min %.2f; target flat)" % (
+                c, min(meds) / 1e3, max(meds) / 1e3, "/".join(str(r["memcgs"]) for r in rows), max(meds) / min(meds)))
+        b = [r["bytes_per_tracked"] for r in scale[c] if r.get("bytes_per_tracked")]
+        if b:
+            out.append("- %s: %.0f bytes per tracked memcg (target <= 64: %s)" % (
+                c, max(b), "met" if max(b) <= 64 else "MISSED"))
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())

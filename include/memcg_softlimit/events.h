@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The memcg_softlimit trace system, as the tool and the tests read it.
+ * Every event's fields are plain numbers in the raw record; kind, verdict,
+ * reason and limit print as words in the text formats (policy.h has the
+ * numbers and the words).
+ *
+ * memcg_softlimit:decision   one per gated reclaim step
+ *	cgroup_id nid priority effective_priority kind verdict reason
+ *	usage soft_limit limit decider_id   (usage, soft_limit in bytes)
+ *	reclaims skips scanned reclaimed     (the memcg's running totals:
+ *					      decisions, pages, all kinds)
+ * memcg_softlimit:reclaimed  one after each gated call that ran
+ *	cgroup_id nid priority kind nr_scanned nr_reclaimed (this call)
+ *	scanned reclaimed		     (running totals)
+ * memcg_softlimit:snapshot   one per tracked memcg, on a write to
+ *	MSL_CTL_SNAPSHOT
+ *	seq cgroup_id  then one counter per reason (MSL_SNAPSHOT_REASON_FIELD)
+ *	and per kind scanned_<kind> reclaimed_<kind>
+ * memcg_softlimit:snapshot_done  after the snapshot events of one request
+ *	seq nr_tracked untracked missed	     (untracked: decisions on memcgs
+ *					      without state; missed: gated
+ *					      calls whose pages went uncounted)
+ */
+#ifndef MEMCG_SOFTLIMIT_EVENTS_H
+#define MEMCG_SOFTLIMIT_EVENTS_H
+
+#define MSL_TRACE_SYSTEM	"memcg_softlimit"
+#define MSL_EV_DECISION		"decision"
+#define MSL_EV_RECLAIMED	"reclaimed"
+#define MSL_EV_SNAPSHOT		"snapshot"
+#define MSL_EV_SNAPSHOT_DONE	"snapshot_done"
+
+/* Writing anything (e.g. "1") here emits one snapshot; mode 0200. */
+#define MSL_CTL_SNAPSHOT	"/proc/memcg_softlimit/snapshot"
+
+/*
+ * Snapshot fields, by the names of policy.h's enums:
+ * decisions by reason: "policy_off", "targeted", "root", "below_threshold",
+ * "over", "ancestor_over", "nothing_eligible", "under" (the only skip);
+ * pages: "scanned_kswapd", "reclaimed_kswapd", "scanned_direct", ...
+ */
+
+#endif /* MEMCG_SOFTLIMIT_EVENTS_H */

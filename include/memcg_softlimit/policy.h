@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The soft-limit reclaim policy of "mm: memcg softlimit reclaim rework"
+ * (Ying Han, V8), as a pure function shared by the kernel module and the
+ * userspace tool, so that `memcg-softlimit explain` can never disagree with
+ * the kernel.
+ */
+#ifndef MEMCG_SOFTLIMIT_POLICY_H
+#define MEMCG_SOFTLIMIT_POLICY_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stdint.h>
+typedef uint64_t u64;
+#endif
+
+/* mm/vmscan.c's DEF_PRIORITY: the first, gentlest reclaim pass. */
+#define MSL_DEF_PRIORITY	12
+
+/*
+ * The words for these numbers are msl_*_name() in module/policy.c and the
+ * symbol lists of module/msl_trace.h; keep the three in the same order.
+ */
+enum msl_kind {
+	MSL_KIND_KSWAPD,
+	MSL_KIND_DIRECT,
+	MSL_KIND_PROACTIVE,
+	MSL_KIND_TARGETED,
+	MSL_NR_KINDS
+};
+
+enum msl_verdict {
+	MSL_RECLAIM,
+	MSL_SKIP,
+	MSL_NR_VERDICTS
+};
+
+enum msl_reason {
+	MSL_REASON_OFF,
+	MSL_REASON_TARGETED,
+	MSL_REASON_ROOT,
+	MSL_REASON_PRIORITY,
+	MSL_REASON_OVER,
+	MSL_REASON_ANCESTOR_OVER,
+	MSL_REASON_NOTHING_ELIGIBLE,
+	MSL_REASON_UNDER,
+	MSL_NR_REASONS
+};
+
+enum msl_limit_src {
+	MSL_LIMIT_UNSET,
+	MSL_LIMIT_SET,
+	MSL_LIMIT_MAX,
+	MSL_LIMIT_V1,
+	MSL_NR_LIMIT_SOURCES
+};
+
+/* Runtime switches (module parameters). */
+struct msl_params {
+	bool enabled;
+	/* Skip only while the effective priority is >= this (V8: DEF_PRIORITY). */
+	int priority_threshold;
+	/* Patch semantics: an unset soft limit is 0, so any usage is "over". */
+	bool unset_eligible;
+};
+
+/* One reclaim step: reclaim of one memcg's LRU pages on one node. */
+struct msl_step {
+	enum msl_kind kind;
+	bool is_root;
+	/*
+	 * DEF_PRIORITY minus the number of passes this reclaimer has made
+	 * since its first one.  Equal to sc->priority on the classic LRU;
+	 * MGLRU starts kswapd below DEF_PRIORITY, see README "MGLRU".
+	 */
+	int effective_priority;
+	/* The last first pass on this node found nothing but root eligible. */
+	bool nothing_eligible;
+	/*
+	 * sc->priority is 0: direct reclaim's last pass before it fails or
+	 * OOM-kills.  Never gated, whatever the threshold, so that no
+	 * setting can protect pages into an OOM kill that stock would avoid.
+	 */
+	bool last_pass;
+};
+
+/* One level of the hierarchy, from the memcg itself up to below the root. */
+struct msl_level {
+	u64 cgroup_id;
+	u64 usage;		/* pages */
+	u64 soft_limit;		/* pages; meaningful for SET and V1 */
+	enum msl_limit_src src;
+};
+
+/*
+ * Fills @level with the next level up and returns true, or returns false
+ * once the root is reached (the root itself is never a level).
+ */
+typedef bool (*msl_next_level_fn)(void *cursor, struct msl_level *level);
+
+struct msl_decision {
+	enum msl_verdict verdict;
+	enum msl_reason reason;
+	/* The cgroup whose soft limit decided (OVER, ANCESTOR_OVER), else 0. */
+	u64 decider_id;
+	/* Levels read; 0 when the step was decided without a walk. */
+	unsigned int levels;
+};
+
+bool msl_level_over(const struct msl_params *params,
+		    const struct msl_level *level);
+
+/* True when the step is decided without looking at the hierarchy. */
+bool msl_decide_early(const struct msl_params *params,
+		      const struct msl_step *step, struct msl_decision *out);
+
+void msl_decide(const struct msl_params *params, const struct msl_step *step,
+		msl_next_level_fn next, void *cursor, struct msl_decision *out);
+
+const char *msl_kind_name(unsigned int kind);
+const char *msl_verdict_name(unsigned int verdict);
+const char *msl_reason_name(unsigned int reason);
+const char *msl_limit_src_name(unsigned int src);
+
+#endif /* MEMCG_SOFTLIMIT_POLICY_H */

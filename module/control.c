@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/memcg_softlimit: limits, the root-only interface to cgroup v2 soft
+ * limits (format in include/memcg_softlimit/control.h), and snapshot, which
+ * traces every memcg's counters (include/memcg_softlimit/events.h).
+ */
+#include <linux/capability.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <memcg_softlimit/control.h>
+#include "internal.h"
+#include "memcg_state.h"
+
+static struct proc_dir_entry *proc_dir;
+
+static int limits_show(struct seq_file *m, void *v)
+{
+	msl_limits_show(m);
+	return 0;
+}
+
+static int limits_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, limits_show, NULL);
+}
+
+static ssize_t limits_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	struct msl_ctl_cmd cmd;
+	const char *why;
+	char *buf;
+	int ret;
+
+	/* The mode is 0600, but an opened fd can be passed on. */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (len == 0 || len > MSL_CTL_MAX_CMD)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+
+	ret = msl_ctl_parse(buf, len, &cmd, &why);
+	if (!ret)
+		ret = msl_limits_apply(&cmd);
+	kfree(buf);
+	return ret ? ret : len;
+}
+
+static const struct proc_ops limits_ops = {
+	.proc_open = limits_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+	.proc_write = limits_write,
+};
+
+static ssize_t snapshot_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	msl_state_snapshot();
+	return len;
+}
+
+static const struct proc_ops snapshot_ops = {
+	.proc_write = snapshot_write,
+	.proc_lseek = noop_llseek,
+};
+
+int msl_control_init(void)
+{
+	proc_dir = proc_mkdir(MSL_PROC_DIR, NULL);
+	if (!proc_dir)
+		return -ENOMEM;
+	if (!proc_create("limits", 0600, proc_dir, &limits_ops) ||
+	    !proc_create("snapshot", 0200, proc_dir, &snapshot_ops)) {
+		remove_proc_subtree(MSL_PROC_DIR, NULL);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void msl_control_exit(void)
+{
+	remove_proc_subtree(MSL_PROC_DIR, NULL);
+}

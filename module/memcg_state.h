@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef MSL_MEMCG_STATE_H
+#define MSL_MEMCG_STATE_H
+
+#include <linux/atomic.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+#include <memcg_softlimit/policy.h>
+
+struct cgroup;
+
+/* limit_pages values besides a page count */
+#define MSL_LIMIT_UNSET_PAGES	(~0ULL - 1)
+#define MSL_LIMIT_MAX_PAGES	(~0ULL)
+
+/*
+ * What the module keeps per memory cgroup, keyed by cgroup id: the cgroup
+ * v2 soft limit, if any, and the decision and page counters.  Entries live
+ * as long as the cgroup: the cgroup_rmdir tracepoint drops them.
+ */
+struct msl_memcg {
+	struct hlist_node node;
+	u64 cgroup_id;
+	u64 limit_pages;
+	atomic64_t decisions[MSL_NR_REASONS];
+	atomic64_t scanned[MSL_NR_KINDS];
+	atomic64_t reclaimed[MSL_NR_KINDS];
+	struct rcu_head rcu;
+};
+
+/* Decisions and pages the module could not attribute to a memcg. */
+struct msl_global_stats {
+	atomic64_t untracked;	/* no entry could be had (pool empty, cap) */
+	atomic64_t dying;	/* the memcg was being removed */
+	atomic64_t missed;	/* gated calls whose pages went uncounted */
+};
+extern struct msl_global_stats msl_global;
+
+int msl_state_init(void);
+void msl_state_exit(void);
+
+/* Caller holds rcu_read_lock. */
+struct msl_memcg *msl_state_find(u64 cgroup_id);
+/* Reclaim path: find, or create from a preallocated pool; NULL if none. */
+struct msl_memcg *msl_state_get_atomic(u64 cgroup_id);
+
+/* Process context (control writes). */
+int msl_state_set_limit(struct cgroup *cgrp, u64 limit_pages);
+void msl_state_clear_limit(u64 cgroup_id);
+
+struct msl_limit_row {
+	u64 cgroup_id;
+	u64 limit_pages;
+};
+/* Copies up to @max rows of entries that have a limit; returns how many. */
+unsigned int msl_state_limits(struct msl_limit_row *rows, unsigned int max);
+unsigned int msl_state_nr_limits(void);
+
+/* Drops entries of removed cgroups, then traces one snapshot. */
+void msl_state_snapshot(void);
+
+#endif /* MSL_MEMCG_STATE_H */

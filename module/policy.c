@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pure soft-limit policy: no kernel state, no locking, no allocation.
+ * Compiled into the module and, unchanged, into the tool and unit tests.
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#else
+#include <stddef.h>
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#include <memcg_softlimit/policy.h>
+
+bool msl_level_over(const struct msl_params *params,
+		    const struct msl_level *level)
+{
+	switch (level->src) {
+	case MSL_LIMIT_UNSET:
+		/* V8 made 0 the default limit: any usage is over it. */
+		return params->unset_eligible && level->usage > 0;
+	case MSL_LIMIT_MAX:
+		return false;
+	case MSL_LIMIT_SET:
+	case MSL_LIMIT_V1:
+		return level->usage > level->soft_limit;
+	default:
+		return true;
+	}
+}
+
+static void set_decision(struct msl_decision *out, enum msl_verdict verdict,
+			 enum msl_reason reason)
+{
+	out->verdict = verdict;
+	out->reason = reason;
+	out->decider_id = 0;
+	out->levels = 0;
+}
+
+bool msl_decide_early(const struct msl_params *params,
+		      const struct msl_step *step, struct msl_decision *out)
+{
+	if (!params->enabled)
+		set_decision(out, MSL_RECLAIM, MSL_REASON_OFF);
+	else if (step->kind == MSL_KIND_TARGETED)
+		set_decision(out, MSL_RECLAIM, MSL_REASON_TARGETED);
+	else if (step->is_root)
+		/* The root's own pages can only ever go to global reclaim. */
+		set_decision(out, MSL_RECLAIM, MSL_REASON_ROOT);
+	else if (step->effective_priority < params->priority_threshold ||
+		 step->last_pass)
+		set_decision(out, MSL_RECLAIM, MSL_REASON_PRIORITY);
+	else
+		return false;
+	return true;
+}
+
+void msl_decide(const struct msl_params *params, const struct msl_step *step,
+		msl_next_level_fn next, void *cursor, struct msl_decision *out)
+{
+	struct msl_level level;
+
+	if (msl_decide_early(params, step, out))
+		return;
+
+	set_decision(out, MSL_SKIP, MSL_REASON_UNDER);
+	/* Over when the memcg or any ancestor below the root is over. */
+	while (next(cursor, &level)) {
+		out->levels++;
+		if (msl_level_over(params, &level)) {
+			out->verdict = MSL_RECLAIM;
+			out->reason = out->levels == 1 ? MSL_REASON_OVER :
+							 MSL_REASON_ANCESTOR_OVER;
+			out->decider_id = level.cgroup_id;
+			return;
+		}
+	}
+	/* V8 2/2: when only root is eligible, skipping would waste the pass. */
+	if (step->nothing_eligible) {
+		out->verdict = MSL_RECLAIM;
+		out->reason = MSL_REASON_NOTHING_ELIGIBLE;
+	}
+}
+
+static const char *const kind_names[] = {
+	[MSL_KIND_KSWAPD] = "kswapd",
+	[MSL_KIND_DIRECT] = "direct",
+	[MSL_KIND_PROACTIVE] = "proactive",
+	[MSL_KIND_TARGETED] = "targeted",
+};
+
+static const char *const verdict_names[] = {
+	[MSL_RECLAIM] = "reclaim",
+	[MSL_SKIP] = "skip",
+};
+
+static const char *const reason_names[] = {
+	[MSL_REASON_OFF] = "policy_off",
+	[MSL_REASON_TARGETED] = "targeted",
+	[MSL_REASON_ROOT] = "root",
+	[MSL_REASON_PRIORITY] = "below_threshold",
+	[MSL_REASON_OVER] = "over",
+	[MSL_REASON_ANCESTOR_OVER] = "ancestor_over",
+	[MSL_REASON_NOTHING_ELIGIBLE] = "nothing_eligible",
+	[MSL_REASON_UNDER] = "under",
+};
+
+static const char *const limit_src_names[] = {
+	[MSL_LIMIT_UNSET] = "unset",
+	[MSL_LIMIT_SET] = "set",
+	[MSL_LIMIT_MAX] = "max",
+	[MSL_LIMIT_V1] = "v1",
+};
+
+static const char *lookup(const char *const *table, unsigned int size,
+			  unsigned int idx)
+{
+	return idx < size ? table[idx] : "?";
+}
+
+const char *msl_kind_name(unsigned int kind)
+{
+	return lookup(kind_names, ARRAY_SIZE(kind_names), kind);
+}
+
+const char *msl_verdict_name(unsigned int verdict)
+{
+	return lookup(verdict_names, ARRAY_SIZE(verdict_names), verdict);
+}
+
+const char *msl_reason_name(unsigned int reason)
+{
+	return lookup(reason_names, ARRAY_SIZE(reason_names), reason);
+}
+
+const char *msl_limit_src_name(unsigned int src)
+{
+	return lookup(limit_src_names, ARRAY_SIZE(limit_src_names), src);
+}

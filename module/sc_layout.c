@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * struct scan_control is private to mm/vmscan.c and its layout changes
+ * between kernels, so every field the hooks read is located by name in the
+ * running kernel's BTF and checked for kind, size and signedness.  Nothing
+ * is ever guessed: a field that does not resolve refuses the load.
+ */
+#include <linux/btf.h>
+#include <linux/kernel.h>
+#include <linux/printk.h>
+
+#include <memcg_softlimit/btf.h>
+#include "internal.h"
+
+struct msl_sc_field {
+	const char *name;
+	u32 kind;
+	u32 size;
+	int is_signed;
+	const char *ptr_struct;
+	u32 bitfield_size;
+	u32 offset;		/* bytes; for bitfields, of the containing u32 */
+	u32 bit_shift;		/* bitfields only */
+};
+
+enum {
+	SC_TARGET,
+	SC_PRIORITY,
+	SC_NR_SCANNED,
+	SC_NR_RECLAIMED,
+	SC_PROACTIVE,
+	SC_NR_FIELDS
+};
+
+static struct msl_sc_field sc_fields[SC_NR_FIELDS] = {
+	[SC_TARGET] = { "target_mem_cgroup", BTF_KIND_PTR, 8, -1, "mem_cgroup" },
+	[SC_PRIORITY] = { "priority", BTF_KIND_INT, 1, 1, NULL },
+	[SC_NR_SCANNED] = { "nr_scanned", BTF_KIND_INT, 8, 0, NULL },
+	[SC_NR_RECLAIMED] = { "nr_reclaimed", BTF_KIND_INT, 8, 0, NULL },
+	[SC_PROACTIVE] = { "proactive", BTF_KIND_INT, 4, 0, NULL, 1 },
+};
+
+static struct msl_btf vmlinux_btf;
+static bool vmlinux_btf_ready;
+
+static int resolve_field(struct msl_sc_field *f)
+{
+	struct msl_btf_member member;
+	char why[96];
+	int ret;
+
+	ret = msl_btf_check_field(&vmlinux_btf, "scan_control", f->name,
+				  f->kind, f->size, f->is_signed, f->ptr_struct,
+				  &member, why, sizeof(why));
+	if (ret) {
+		pr_err("memcg_softlimit: refusing to load: struct scan_control: %s\n",
+		       why);
+		return ret;
+	}
+	if (member.bitfield_size != f->bitfield_size) {
+		pr_err("memcg_softlimit: refusing to load: struct scan_control.%s: want a %u-bit field, have %u\n",
+		       f->name, f->bitfield_size, member.bitfield_size);
+		return -EINVAL;
+	}
+	if (f->bitfield_size) {
+		/* Read as the aligned u32 holding it: it must not straddle two. */
+		f->offset = member.bit_offset / 32 * 4;
+		f->bit_shift = member.bit_offset % 32;
+		if (f->bit_shift + f->bitfield_size > 32) {
+			pr_err("memcg_softlimit: refusing to load: struct scan_control.%s straddles a 32-bit word\n",
+			       f->name);
+			return -EINVAL;
+		}
+	} else {
+		if (member.bit_offset % 8) {
+			pr_err("memcg_softlimit: refusing to load: struct scan_control.%s is not byte aligned\n",
+			       f->name);
+			return -EINVAL;
+		}
+		f->offset = member.bit_offset / 8;
+	}
+	return 0;
+}
+
+int msl_sc_layout_init(void)
+{
+	unsigned long start;
+	const struct btf_header *hdr;
+	int i, ret;
+
+	start = msl_lookup_data_symbol("__start_BTF");
+	if (!start) {
+		pr_err("memcg_softlimit: refusing to load: no __start_BTF (kernel built without CONFIG_DEBUG_INFO_BTF)\n");
+		return -ENOENT;
+	}
+	hdr = (const struct btf_header *)start;
+	if (hdr->magic != BTF_MAGIC) {
+		pr_err("memcg_softlimit: refusing to load: __start_BTF holds no BTF\n");
+		return -EINVAL;
+	}
+	ret = msl_btf_init(&vmlinux_btf, hdr,
+			   hdr->hdr_len + hdr->str_off + hdr->str_len);
+	if (ret) {
+		pr_err("memcg_softlimit: refusing to load: malformed vmlinux BTF\n");
+		return ret;
+	}
+	vmlinux_btf_ready = true;
+
+	for (i = 0; i < SC_NR_FIELDS; i++) {
+		ret = resolve_field(&sc_fields[i]);
+		if (ret)
+			return ret;
+	}
+
+	if (msl_test_field()) {
+		/* Any type will do: the test is that the name resolves. */
+		struct msl_btf_member member;
+		s32 id = msl_btf_find(&vmlinux_btf, "scan_control",
+				      BTF_KIND_STRUCT);
+
+		if (id < 0 || msl_btf_member(&vmlinux_btf, id, msl_test_field(),
+					     &member)) {
+			pr_err("memcg_softlimit: refusing to load: struct scan_control: no field %s\n",
+			       msl_test_field());
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The prototypes the stubs copy.  Static functions appear in BTF when the
+ * compiler kept one out-of-line copy with a stable signature; where one
+ * is listed it must match, as a stub with another signature would return
+ * garbage to the caller.
+ */
+struct hook_proto {
+	const char *symbol;
+	u32 ret_kind;		/* BTF_KIND_UNKN: void */
+	u32 ret_size;
+	const char *params[4];	/* pointee struct names; "" for scalars */
+	u32 nr_params;
+};
+
+static const struct hook_proto hook_protos[] = {
+	{ "shrink_node", BTF_KIND_UNKN, 0,
+	  { "pglist_data", "scan_control" }, 2 },
+	{ "shrink_lruvec", BTF_KIND_UNKN, 0,
+	  { "lruvec", "scan_control" }, 2 },
+	{ "try_to_shrink_lruvec", BTF_KIND_INT, 1,
+	  { "lruvec", "scan_control" }, 2 },
+	{ "mem_cgroup_soft_limit_reclaim", BTF_KIND_INT, 8,
+	  { "pglist_data", "", "", "" }, 4 },
+};
+
+int msl_verify_hook_proto(const char *symbol)
+{
+	struct msl_btf_type_desc ret, params[4];
+	const struct hook_proto *want = NULL;
+	u32 nr, i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(hook_protos); i++)
+		if (!strcmp(hook_protos[i].symbol, symbol))
+			want = &hook_protos[i];
+	if (!want)
+		return -EINVAL;
+
+	err = msl_btf_func_proto(&vmlinux_btf, symbol, &ret, params,
+				 ARRAY_SIZE(params), &nr);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		goto mismatch;
+	if (nr != want->nr_params || ret.kind != want->ret_kind ||
+	    (want->ret_kind != BTF_KIND_UNKN && ret.size != want->ret_size))
+		goto mismatch;
+	for (i = 0; i < nr; i++) {
+		if (!want->params[i][0])
+			continue;
+		if (params[i].kind != BTF_KIND_PTR || !params[i].ptr_name ||
+		    strcmp(params[i].ptr_name, want->params[i]))
+			goto mismatch;
+	}
+	return 0;
+mismatch:
+	pr_err("memcg_softlimit: refusing to load: %s has an unexpected prototype in BTF\n",
+	       symbol);
+	return -EINVAL;
+}
+
+static inline const void *field_ptr(const void *sc, int idx)
+{
+	return (const u8 *)sc + sc_fields[idx].offset;
+}
+
+struct mem_cgroup *msl_sc_target(const void *sc)
+{
+	return READ_ONCE(*(struct mem_cgroup * const *)field_ptr(sc, SC_TARGET));
+}
+
+int msl_sc_priority(const void *sc)
+{
+	return READ_ONCE(*(const s8 *)field_ptr(sc, SC_PRIORITY));
+}
+
+bool msl_sc_proactive(const void *sc)
+{
+	u32 word = READ_ONCE(*(const u32 *)field_ptr(sc, SC_PROACTIVE));
+
+	return (word >> sc_fields[SC_PROACTIVE].bit_shift) & 1;
+}
+
+unsigned long msl_sc_nr_scanned(const void *sc)
+{
+	return READ_ONCE(*(const unsigned long *)field_ptr(sc, SC_NR_SCANNED));
+}
+
+unsigned long msl_sc_nr_reclaimed(const void *sc)
+{
+	return READ_ONCE(*(const unsigned long *)field_ptr(sc,
+							   SC_NR_RECLAIMED));
+}

@@ -1,0 +1,157 @@
+# shellcheck shell=bash
+# tests/guest/cases.sh: the seed patch's two example trees, scaled to the
+# guest (1 unit = 8 MiB of page cache), run under global pressure with and
+# without the module.  Sourced by t-20-case1.sh and t-21-case2.sh.
+#
+#   root
+#   |-- A      case 1: soft max ("unlimited")  case 2: soft 16, usage 22
+#   |   |-- A1 soft 10, usage 17
+#   |   `-- A2 case 1: soft 6, usage 5         case 2: soft 1000, usage 5
+#   `-- B      soft 16, usage 10
+#
+# Pressure comes from outside the tree: a reader in cgroup S, which has no
+# soft limit (so it is always eligible, V8's default), streams a sparse file
+# through the page cache.  Pressure from the root cgroup alone would leave
+# nothing but the root eligible once A1 is back under its limit, and the
+# module then reclaims as stock does (t-22-nothing-eligible tests that).
+
+UNIT_MIB=8
+LEAVES="A/A1 A/A2 B"
+STREAM_MIB=${STREAM_MIB:-1024}
+is_long && STREAM_MIB=4096
+
+usage_units() {
+	case $1 in
+	A/A1) echo 17 ;;
+	A/A2) echo 5 ;;
+	B) echo 10 ;;
+	esac
+}
+
+# soft_limit_of CASE CGROUP: in MiB, or "max"
+soft_limit_of() {
+	case $1:$2 in
+	1:A) echo max ;;
+	2:A) echo $((16 * UNIT_MIB)) ;;
+	*:A/A1) echo $((10 * UNIT_MIB)) ;;
+	1:A/A2) echo $((6 * UNIT_MIB)) ;;
+	2:A/A2) echo $((1000 * UNIT_MIB)) ;;
+	*:B) echo $((16 * UNIT_MIB)) ;;
+	esac
+}
+
+# set_soft_limit CGROUP MIB|max: v1 through memory.soft_limit_in_bytes (a
+# huge value for "max", since v1's default max reads as unset), v2 through
+# the module.
+set_soft_limit() {
+	local cg=$1 mib=$2
+	if [ "$MSL_CGROUP_VERSION" = 1 ]; then
+		[ "$mib" = max ] && mib=$((1 << 30))
+		cg_set "$cg" memory.soft_limit_in_bytes "$((mib * 1048576))"
+	else
+		[ "$mib" = max ] || mib="${mib}M"
+		echo "set /$cg $mib" >/proc/memcg_softlimit/limits ||
+			fail "cannot set the soft limit of $cg to $mib"
+	fi
+}
+
+build_tree() {
+	local cg
+	for cg in A A/A1 A/A2 B S; do
+		cg_create "$cg"
+	done
+}
+
+apply_limits() {
+	local case=$1 cg
+	for cg in A A/A1 A/A2 B; do
+		set_soft_limit "$cg" "$(soft_limit_of "$case" "$cg")"
+	done
+}
+
+# fill_tree: every leaf gets its usage in page cache of its own file.  All
+# files are written first and caches dropped once, so no fill evicts
+# another; then each leaf reads its file, oldest first.
+fill_tree() {
+	local cg f seed
+	seed=$(head -c 3072 /dev/urandom | base64 -w 0)
+	for cg in $LEAVES; do
+		f=$MSL_SCRATCH/${cg//\//_}.data
+		[ -f "$f" ] && continue
+		{ yes "$seed" || true; } | head -c "$(($(usage_units "$cg") * UNIT_MIB * 1048576))" >"$f" ||
+			fail "writing $f failed"
+	done
+	sync
+	drop_caches
+	for cg in $LEAVES; do
+		cg_run "$cg" dd if="$MSL_SCRATCH/${cg//\//_}.data" of=/dev/null bs=1M status=none ||
+			fail "reading in $cg failed"
+	done
+}
+
+# pressure: stream from S, outside the tree.
+pressure() {
+	stream_sparse S "$STREAM_MIB"
+}
+
+# run_round LABEL: fill, pressure, and record each leaf's page cache in MiB
+# before and after as KEPT_<label>_<leaf> / BEFORE_<label>_<leaf>.
+declare -A BEFORE KEPT
+run_round() {
+	local label=$1 cg
+	fill_tree
+	for cg in $LEAVES; do
+		BEFORE[$label:$cg]=$(cg_file_mib "$cg")
+	done
+	pressure
+	for cg in $LEAVES; do
+		KEPT[$label:$cg]=$(cg_file_mib "$cg")
+	done
+	note "$label: $(for cg in $LEAVES; do printf '%s %s->%s MiB; ' "$cg" "${BEFORE[$label:$cg]}" "${KEPT[$label:$cg]}"; done)"
+}
+
+# lost_pct LABEL CGROUP: share of the leaf's pages reclaimed, in percent
+lost_pct() {
+	local b=${BEFORE[$1:$2]} k=${KEPT[$1:$2]}
+	[ "$b" -gt 0 ] || fail "$2 had no page cache in round $1"
+	echo $(((b - k) * 100 / b))
+}
+
+cg_id() { stat -c %i "$(cg_path "$1")"; }
+
+# first_pass_decisions FILE ID: "verdict/reason" of every global first-pass
+# decision about that cgroup id, one per line, counted.
+first_pass_decisions() {
+	grep -E "cgroup_id=$2 .*effective_priority=12 kind=(kswapd|direct)" "$1" |
+		sed -E 's/.* verdict=([a-z_]+) reason=([a-z_]+) .*/\1\/\2/' | sort | uniq -c
+}
+
+# check_decision_consistency FILE: each "over"/"under" decision agrees with
+# the usage and effective soft limit the event itself carries.
+check_decision_consistency() {
+	local bad
+	bad=$(awk '
+		/decision:/ {
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+			if (f["reason"] == "over" && !(f["usage"] + 0 > f["soft_limit"] + 0)) print
+			if (f["reason"] == "under" && f["usage"] + 0 > f["soft_limit"] + 0 && f["limit"] != "unset") print
+		}' "$1" | head -n 3)
+	[ -z "$bad" ] || fail "decisions contradict their own usage/soft_limit: $bad"
+}
+
+# check_no_skip_below FILE THRESHOLD
+check_no_skip_below() {
+	local n
+	n=$(awk -v t="$2" '/decision:/ && /verdict=skip/ {
+		match($0, /effective_priority=-?[0-9]+/)
+		p = substr($0, RSTART + 19, RLENGTH - 19) + 0
+		if (p < t) n++ } END { print n + 0 }' "$1")
+	assert_eq "$n" 0 "skips at effective priority below $2"
+}
+
+reset_tree() {
+	cg_remove A
+	cg_remove B
+	cg_remove S
+	build_tree
+}

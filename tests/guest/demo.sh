@@ -1,0 +1,61 @@
+#!/bin/bash
+# tests/guest/demo.sh: what `make demo` shows (runs in the guest, sourced
+# after lib.sh).  The patch's case 1 under global pressure, once on the
+# stock kernel and once with the module, then the module's decisions.
+. "$MSL_PAYLOAD/guest/cases.sh"
+STREAM_MIB=768
+say() { printf '%s\n' "$*"; }
+# The rounds' notes would repeat the tables below.
+note() { :; }
+table() {
+	local label=$1 cg
+	for cg in $LEAVES; do
+		printf '  %-6s soft %-6s page cache %4s MiB -> %4s MiB (%s%% reclaimed)\n' \
+			"$cg" "$(soft_limit_of 1 "$cg")" "${BEFORE[$label:$cg]}" "${KEPT[$label:$cg]}" \
+			"$(lost_pct "$label" "$cg")"
+	done
+}
+
+say "kernel $(uname -r), cgroup v$MSL_CGROUP_VERSION, LRU: $MSL_LRU (lru_gen $MSL_LRU_GEN), 512 MiB guest"
+say ""
+say "The seed patch's case 1 (soft limits in MiB, 1 unit = 8 MiB):"
+say "  A: max (immune)   A/A1: 80, holds 136   A/A2: 48, holds 40   B: 128, holds 80"
+say "S, which has no soft limit, streams ${STREAM_MIB} MiB of file cache."
+say ""
+build_tree
+[ "$MSL_CGROUP_VERSION" = 1 ] && apply_limits 1
+run_round stock >/dev/null
+say "Stock kernel (module not loaded):"
+table stock
+msl_load >/dev/null
+reset_tree
+apply_limits 1
+declare -A NAME=([1]=root)
+for cg in A A/A1 A/A2 B S; do
+	NAME[$(cg_id "$cg")]=$cg
+done
+echo 4096 >"$MSL_TRACEFS/buffer_size_kb"
+trace_clear
+trace_enable memcg_softlimit/decision
+run_round module >/dev/null
+trace_disable memcg_softlimit/decision
+say ""
+say "With memcg_softlimit loaded (V8 defaults):"
+table module
+say ""
+say "A few of its decisions (trace system memcg_softlimit, event decision):"
+ids=$(for id in "${!NAME[@]}"; do printf 'cgroup_id=%s |' "$id"; done)
+grep -E 'kind=(kswapd|direct)' "$MSL_TRACEFS/trace" | grep -E "${ids%|}" |
+	grep -E 'verdict=skip|reason=(over|ancestor_over)' | head -n 6 |
+	sed -E 's/^ +//; s/ +/ /g' | cut -c1-230 | sed 's/^/  /'
+say ""
+say "First-pass decisions per cgroup (effective priority 12, kswapd and direct;"
+say "\"removed\" are the stock round's cgroups, still holding pages):"
+grep -E 'effective_priority=12 kind=(kswapd|direct)' "$MSL_TRACEFS/trace" |
+	sed -E 's/.*cgroup_id=([0-9]+) .* verdict=([a-z_]+) reason=([a-z_]+) .*/\1 \2\/\3/' |
+	sort | uniq -c | while read -r n id what; do
+		printf '  %-14s %-22s %6d\n' "${NAME[$id]:-(removed) $id}" "$what" "$n"
+	done
+say ""
+say "Later passes (effective priority < 12): $(grep -E 'kind=(kswapd|direct)' "$MSL_TRACEFS/trace" | grep -vcE 'effective_priority=12 ' || true) decisions, none of them skips: $(grep -E 'kind=(kswapd|direct)' "$MSL_TRACEFS/trace" | grep -vE 'effective_priority=12 ' | grep -c 'verdict=skip' || true) skips"
+msl_unload >/dev/null

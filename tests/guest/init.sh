@@ -1,0 +1,349 @@
+#!/bin/bash
+# tests/guest/init.sh: the guest side of the test harness.  It runs as PID 1
+# (exec'd by /sbin/msl-init from the payload disk), sets the machine up for
+# the configuration named by msl.config= on the kernel command line, runs the
+# tests listed in /payload/tests.list and powers the machine off.
+#
+# Verdict channel: /dev/ttyS1, one line each:
+#   BEGIN <test>
+#   RESULT PASS|FAIL|SKIP <test> [reason]
+#   INFO <test> <text>          (notes; <test> is "init" for the runner's own)
+#   DONE                        (all tests ran; the guest powers off next)
+# (/sbin/msl-init may write "ERROR msl-init: <text>" instead.)
+# The console (ttyS0, /dev/console) gets the tests' output and the kernel log.
+#
+# Kernel command line: msl.config=<config> [msl.long=1] [msl.demo=1]
+# [msl.swap=/dev/vdc] [msl.tests=<glob>]
+#
+# This script must never exit without powering off: returning from PID 1
+# panics the kernel.  Hence no `set -e` here.
+set -u -o pipefail
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 HOME=/root TERM=${TERM:-linux}
+umask 022
+
+GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export MSL_PAYLOAD=${GUEST_DIR%/guest}
+export MSL_GUEST_DIR=$GUEST_DIR
+export MSL_LIB=$GUEST_DIR/lib.sh
+export MSL_RESULTS=/dev/ttyS1
+[ -c "$MSL_RESULTS" ] || MSL_RESULTS=/dev/console
+RUN=/tmp/msl-run
+mkdir -p "$RUN"
+
+# Kernel messages that fail the test during which they appear.
+KERNEL_BAD='BUG:|WARNING:|Oops|general protection|RCU stall|rcu_sched detected|scheduling while atomic|lockdep|possible circular|list_add corruption|KASAN|kmemleak'
+
+emit() { printf '%s\n' "$*" >>"$MSL_RESULTS" 2>/dev/null || printf '%s\n' "$*" >/dev/console; }
+info() { emit "INFO init $*"; echo "msl: $*"; }
+
+power_off() {
+	trap - EXIT
+	sync
+	poweroff -f 2>/dev/null
+	busybox poweroff -f 2>/dev/null
+	echo o >/proc/sysrq-trigger 2>/dev/null
+	while :; do sleep 10; done
+}
+trap power_off EXIT
+
+# --------------------------------------------------------------------------
+# Configuration
+# --------------------------------------------------------------------------
+CONFIG='' LONG=0 DEMO=0 SWAP='' TESTS_GLOB=''
+# shellcheck disable=SC2013 # words, not lines
+for w in $(cat /proc/cmdline); do
+	case $w in
+	msl.config=*) CONFIG=${w#*=} ;;
+	msl.long=*) LONG=${w#*=} ;;
+	msl.demo=*) DEMO=${w#*=} ;;
+	msl.swap=*) SWAP=${w#*=} ;;
+	msl.tests=*) TESTS_GLOB=${w#*=} ;;
+	esac
+done
+
+[ -c /dev/ttyS1 ] && stty -F /dev/ttyS1 raw -echo 115200 2>/dev/null
+info "boot: kernel $(uname -r), config '${CONFIG:-?}', uptime $(cut -d' ' -f1 /proc/uptime)s, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB, $(nproc) cpus"
+
+case $CONFIG in
+6.1-*) KSERIES=6.1 ;;
+6.12-*) KSERIES=6.12 ;;
+*) KSERIES=unknown; info "ERROR: unknown config '$CONFIG' (msl.config=)" ;;
+esac
+case $CONFIG in
+*-v1-*) CGV=1 ;;
+*) CGV=2 ;;
+esac
+case $CONFIG in
+*-mglru) LRU=mglru ;;
+*) LRU=classic ;;
+esac
+
+setup_cgroups() {
+	if [ "$CGV" = 1 ]; then
+		mount -t tmpfs -o mode=0755 cgroup /sys/fs/cgroup || return 1
+		mkdir -p /sys/fs/cgroup/memory
+		mount -t cgroup -o memory memory /sys/fs/cgroup/memory || return 1
+		CGROOT=/sys/fs/cgroup/memory
+	else
+		mount -t cgroup2 none /sys/fs/cgroup || return 1
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control || return 1
+		CGROOT=/sys/fs/cgroup
+	fi
+}
+CGROOT=
+setup_cgroups || info "ERROR: cgroup v$CGV setup failed"
+
+LRU_GEN_FILE=/sys/kernel/mm/lru_gen/enabled
+lru_gen_apply() {
+	[ -e "$LRU_GEN_FILE" ] || return 0
+	if [ "$LRU" = mglru ]; then echo y >"$LRU_GEN_FILE"; else echo n >"$LRU_GEN_FILE"; fi
+}
+if [ -e "$LRU_GEN_FILE" ]; then
+	lru_gen_apply || info "ERROR: cannot write $LRU_GEN_FILE"
+	LRU_GEN=$(cat "$LRU_GEN_FILE")
+else
+	LRU_GEN=none
+fi
+
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+mountpoint -q /sys/kernel/debug || mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+TRACEFS=/sys/kernel/tracing
+[ -e "$TRACEFS/trace" ] || TRACEFS=/sys/kernel/debug/tracing
+
+SCRATCH=/var/tmp/msl
+mkdir -p "$SCRATCH"
+
+export MSL_CONFIG=$CONFIG MSL_KSERIES=$KSERIES MSL_CGROUP_VERSION=$CGV MSL_CGROUP_ROOT=$CGROOT
+export MSL_LRU=$LRU MSL_LRU_GEN=$LRU_GEN MSL_LONG=$LONG MSL_SCRATCH=$SCRATCH MSL_TRACEFS=$TRACEFS
+export MSL_MODULE=memcg_softlimit
+export MSL_KO=$MSL_PAYLOAD/module/memcg_softlimit.ko
+MSL_TOOL=
+[ -x "$MSL_PAYLOAD/bin/memcg-softlimit" ] && MSL_TOOL=$MSL_PAYLOAD/bin/memcg-softlimit
+export MSL_TOOL
+MSL_SWAP_DEV=
+[ -n "$SWAP" ] && [ -b "$SWAP" ] && MSL_SWAP_DEV=$SWAP
+export MSL_SWAP_DEV
+[ -d "$MSL_PAYLOAD/bin" ] && export PATH=$MSL_PAYLOAD/bin:$PATH
+
+info "setup: cgroup v$CGV at ${CGROOT:-?}, lru=$LRU lru_gen=$LRU_GEN, long=$LONG, module=$([ -f "$MSL_KO" ] && echo present || echo MISSING), tool=${MSL_TOOL:-none}, swap=${MSL_SWAP_DEV:-none}"
+
+# --------------------------------------------------------------------------
+# Between tests: restore a clean machine
+# --------------------------------------------------------------------------
+
+# Kill every process except PID 1 and kernel threads (children of kthreadd).
+kill_strays() {
+	local p pid k v ppid n=0
+	for p in /proc/[0-9]*; do
+		pid=${p#/proc/}
+		[ "$pid" = 1 ] || [ "$pid" = 2 ] || [ "$pid" = "$BASHPID" ] && continue
+		ppid=
+		{
+			while read -r k v; do
+				if [ "$k" = PPid: ]; then ppid=$v; break; fi
+			done <"$p/status"
+		} 2>/dev/null
+		if [ -z "$ppid" ] || [ "$ppid" = 2 ] || [ "$ppid" = 0 ]; then continue; fi
+		kill -KILL "$pid" 2>/dev/null && n=$((n + 1))
+	done
+	[ $n -eq 0 ] || sleep 0.3
+	echo $n
+}
+
+# Remove a cgroup and its descendants, deepest first, moving tasks out.
+cgroup_rm() {
+	local d pid _
+	while read -r d; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			while read -r pid; do
+				[ -n "$pid" ] && echo "$pid" >"$CGROOT/cgroup.procs"
+			done <"$d/cgroup.procs" 2>/dev/null
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.2
+		done
+		[ ! -d "$d" ] || return 1
+	done < <(find "$1" -depth -type d 2>/dev/null)
+}
+
+reset_tracing() {
+	[ -e "$TRACEFS/trace" ] || return 0
+	echo 0 >"$TRACEFS/tracing_on"
+	echo 0 >"$TRACEFS/events/enable"
+	echo nop >"$TRACEFS/current_tracer"
+	# record-cmd (on by default) hooks sched_switch and sched_wakeup while
+	# any event is enabled, so every first enable and last disable of an
+	# event (and the removal of an enabled module's events at rmmod)
+	# live-patches __schedule and try_to_wake_up.  Under QEMU's TCG a vCPU
+	# can still execute the int3 of such a patch after it is complete:
+	# "Oops: int3" in __schedule, seen on 6.12 at rmmod.  Comms are not
+	# needed by any test, so no hot kernel text is patched for tracing.
+	echo 0 >"$TRACEFS/options/record-cmd"
+	echo 0 >"$TRACEFS/options/record-tgid"
+	: >"$TRACEFS/set_ftrace_filter" 2>/dev/null
+	: >"$TRACEFS/set_event_pid" 2>/dev/null
+	: >"$TRACEFS/kprobe_events" 2>/dev/null
+	: >"$TRACEFS/uprobe_events" 2>/dev/null
+	local i
+	for i in "$TRACEFS"/instances/*/; do
+		[ -d "$i" ] && rmdir "$i" 2>/dev/null
+	done
+	: >"$TRACEFS/trace"
+	echo 1 >"$TRACEFS/tracing_on"
+} 2>/dev/null
+
+cgroups_list() { [ -n "$CGROOT" ] && find "$CGROOT" -mindepth 1 -maxdepth 1 -type d | sort; }
+
+# --------------------------------------------------------------------------
+# Running one test
+# --------------------------------------------------------------------------
+run_test() {
+	local name=$1 to=$2 path=$GUEST_DIR/$1.sh
+	local log=$RUN/$name.log reason_file=$RUN/$name.reason
+	local verdict reason rc tpid fpid t0 dt n d cg_before problems=()
+
+	emit "BEGIN $name"
+	if [ ! -r "$path" ]; then
+		emit "RESULT FAIL $name test file $name.sh missing from the payload"
+		return
+	fi
+	dmesg -c >/dev/null 2>&1
+	cg_before=$(cgroups_list)
+	rm -f "$reason_file"
+	echo "===== msl: $name (timeout ${to}s) ====="
+	t0=$EPOCHREALTIME
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	# timeout(1) runs the test in its own process group and kills the whole
+	# group when the time is up.
+	MSL_TEST=$name MSL_REASON_FILE=$reason_file \
+		timeout -k 10 "$to" bash -c 'set -u -o pipefail; . "$MSL_LIB"; . "$0"' "$path" \
+		</dev/null >"$log" 2>&1 &
+	tpid=$!
+	tail -n +1 -s 0.2 --pid="$tpid" -F "$log" 2>/dev/null &
+	fpid=$!
+	rc=0
+	wait "$tpid" || rc=$?
+	wait "$fpid" 2>/dev/null
+	dt=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.1f", b - a}')
+	echo "===== msl: $name exited with status $rc after ${dt}s ====="
+
+	reason=
+	[ -s "$reason_file" ] && reason=$(head -n 1 "$reason_file")
+	case $rc in
+	0) verdict=PASS reason= ;;
+	77) verdict=SKIP ;;
+	124 | 137) verdict=FAIL reason="timed out after ${to}s${reason:+ ($reason)}" ;;
+	*) verdict=FAIL reason=${reason:-exit status $rc} ;;
+	esac
+
+	# Clean up after the test; problems found here fail it.
+	n=$(kill_strays)
+	[ "$n" = 0 ] || echo "msl: killed $n leftover processes"
+	swapoff -a 2>/dev/null
+	if [ -d "/sys/module/$MSL_MODULE" ]; then
+		if rmmod "$MSL_MODULE" 2>"$RUN/rmmod.err"; then
+			emit "INFO $name the test left $MSL_MODULE loaded; the runner unloaded it"
+		else
+			problems+=("$MSL_MODULE left loaded and rmmod failed: $(head -c 200 "$RUN/rmmod.err")")
+		fi
+	fi
+	if lsmod | grep -qw "^$MSL_MODULE"; then
+		problems+=("lsmod still lists $MSL_MODULE")
+	fi
+	if [ -n "$CGROOT" ]; then
+		while read -r d; do
+			[ -n "$d" ] || continue
+			if cgroup_rm "$d"; then
+				emit "INFO $name the runner removed the leftover cgroup ${d#"$CGROOT"/}"
+			else
+				problems+=("cannot remove leftover cgroup ${d#"$CGROOT"/}")
+			fi
+		done < <(comm -13 <(echo "$cg_before") <(cgroups_list))
+	fi
+	reset_tracing
+	if [ -e "$LRU_GEN_FILE" ] && [ "$(cat "$LRU_GEN_FILE")" != "$LRU_GEN" ]; then
+		lru_gen_apply 2>/dev/null
+		emit "INFO $name the test changed lru_gen/enabled; the runner restored $LRU_GEN"
+	fi
+	rm -rf "${SCRATCH:?}"/* 2>/dev/null
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+
+	dmesg -c >"$RUN/$name.dmesg" 2>/dev/null
+	if grep -qE "$KERNEL_BAD" "$RUN/$name.dmesg"; then
+		problems+=("kernel: $(grep -m1 -E "$KERNEL_BAD" "$RUN/$name.dmesg" | sed 's/^\[[ 0-9.]*\] //' | head -c 200)")
+		grep -E -A3 "$KERNEL_BAD" "$RUN/$name.dmesg" | head -n 20 | while IFS= read -r l; do
+			emit "INFO $name dmesg| $l"
+		done
+	fi
+
+	if [ ${#problems[@]} -gt 0 ]; then
+		verdict=FAIL
+		local p
+		for p in "${problems[@]}"; do
+			reason="${reason:+$reason; }$p"
+		done
+	fi
+	if [ "$verdict" = FAIL ]; then
+		tail -n 20 "$log" | while IFS= read -r l; do emit "INFO $name out| $l"; done
+	fi
+	emit "INFO $name duration_s=$dt"
+	reason=${reason//$'\n'/ }
+	emit "RESULT $verdict $name${reason:+ $reason}"
+}
+
+# --------------------------------------------------------------------------
+# The test list: /payload/tests.list ("<name> <timeout>" per line, written by
+# the host from the tests' headers), or computed here from the headers.
+# --------------------------------------------------------------------------
+config_matches() { # config_matches "<patterns>"
+	local pat
+	for pat in $1; do
+		# shellcheck disable=SC2053 # glob match intended
+		[ "$pat" = all ] || [[ $CONFIG == $pat ]] && return 0
+	done
+	return 1
+}
+
+list_tests() {
+	if [ -r "$MSL_PAYLOAD/tests.list" ]; then
+		grep -v '^#' "$MSL_PAYLOAD/tests.list"
+		return
+	fi
+	local f name cfgs to
+	for f in "$GUEST_DIR"/t-*.sh; do
+		[ -e "$f" ] || continue
+		name=$(basename "$f" .sh)
+		# shellcheck disable=SC2053
+		[ -z "$TESTS_GLOB" ] || [[ $name == $TESTS_GLOB ]] || continue
+		cfgs=$(sed -n 's/^# *configs: *//p' "$f" | head -n 1)
+		to=$(sed -n 's/^# *timeout: *\([0-9][0-9]*\).*/\1/p' "$f" | head -n 1)
+		config_matches "${cfgs:-all}" && echo "$name ${to:-300}"
+	done
+}
+
+reset_tracing
+if [ "$DEMO" = 1 ]; then
+	info "demo: running $GUEST_DIR/demo.sh"
+	emit "BEGIN demo"
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	MSL_TEST=demo MSL_REASON_FILE=$RUN/demo.reason \
+		timeout -k 10 1200 bash -c 'set -u -o pipefail; . "$MSL_LIB"; . "$0"' "$GUEST_DIR/demo.sh" </dev/null 2>&1 |
+		while IFS= read -r l; do
+			echo "$l"
+			emit "INFO demo $l"
+		done
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" = 0 ]; then emit "RESULT PASS demo"; else emit "RESULT FAIL demo exit status $rc"; fi
+else
+	mapfile -t TESTS < <(list_tests | grep -v '^[[:space:]]*$')
+	info "running ${#TESTS[@]} tests"
+	for t in "${TESTS[@]}"; do
+		read -r name to <<<"$t"
+		[ -n "$name" ] || continue
+		run_test "$name" "${to:-300}"
+	done
+fi
+
+info "done: uptime $(cut -d' ' -f1 /proc/uptime)s"
+emit DONE
+power_off

@@ -1,0 +1,397 @@
+# shellcheck shell=bash
+# tests/guest/lib.sh: helpers for the guest tests (tests/guest/t-*.sh).
+#
+# The guest runner (init.sh) sources this file before each test; a test may
+# source it again (". "$MSL_PAYLOAD/guest/lib.sh"), that is harmless.
+# Tests run as root in bash with `set -u -o pipefail` (not -e: use the
+# assertions).  A test PASSes when it exits 0, FAILs on any other status,
+# and is SKIPped by `skip "reason"` (exit 77).
+#
+# Environment set by init.sh:
+#   MSL_CONFIG          6.1-v1-classic | 6.1-v2-classic | 6.12-v2-mglru | 6.12-v2-classic
+#   MSL_KSERIES         6.1 | 6.12
+#   MSL_CGROUP_VERSION  1 | 2
+#   MSL_CGROUP_ROOT     /sys/fs/cgroup (v2) | /sys/fs/cgroup/memory (v1)
+#   MSL_LRU             classic | mglru
+#   MSL_LRU_GEN         what /sys/kernel/mm/lru_gen/enabled read back (or "none")
+#   MSL_KO              /payload/module/memcg_softlimit.ko
+#   MSL_MODULE          memcg_softlimit (the module's name)
+#   MSL_PAYLOAD         /payload (read-only)
+#   MSL_TOOL            /payload/bin/memcg-softlimit if present, else empty
+#   MSL_SCRATCH         /var/tmp/msl: a dir on the guest's ext4 disk, emptied
+#                       after each test (page cache of files here is real
+#                       file cache; /tmp is tmpfs, i.e. shmem)
+#   MSL_TRACEFS         /sys/kernel/tracing
+#   MSL_LONG            1 for the long variants (msl.long=1), else 0
+#   MSL_SWAP_DEV        /dev/vdc if the host gave a swap disk, else empty
+#   MSL_TEST            the running test's name (e.g. t-00-smoke)
+#   MSL_RESULTS         the verdict channel (/dev/ttyS1)
+
+[ -n "${MSL_LIB_SOURCED:-}" ] && return 0
+MSL_LIB_SOURCED=1
+
+: "${MSL_CGROUP_ROOT:=/sys/fs/cgroup}"
+: "${MSL_CGROUP_VERSION:=2}"
+: "${MSL_KO:=/payload/module/memcg_softlimit.ko}"
+: "${MSL_MODULE:=memcg_softlimit}"
+: "${MSL_SCRATCH:=/var/tmp/msl}"
+: "${MSL_TRACEFS:=/sys/kernel/tracing}"
+: "${MSL_TEST:=$(basename "${0%.sh}")}"
+: "${MSL_RESULTS:=/dev/stdout}"
+: "${MSL_LONG:=0}"
+
+# ---------------------------------------------------------------------------
+# Verdicts and notes
+# ---------------------------------------------------------------------------
+
+# note TEXT...: an INFO line for the report (verdict channel), also on stdout.
+note() {
+	local msg="$*"
+	msg=${msg//$'\n'/ }
+	echo "note: $msg"
+	printf 'INFO %s %s\n' "$MSL_TEST" "$msg" >>"$MSL_RESULTS" 2>/dev/null || true
+}
+
+# fail MSG: fail the test now (exit 1) with MSG as the reason.
+# Careful: inside $(...) or a pipeline, exit only leaves that subshell.
+fail() {
+	local msg="${*:-failed}"
+	msg=${msg//$'\n'/ }
+	echo "FAIL: $msg" >&2
+	[ -n "${MSL_REASON_FILE:-}" ] && printf '%s\n' "$msg" >"$MSL_REASON_FILE"
+	exit 1
+}
+
+# skip REASON: the test does not apply here (exit 77, reported as SKIP).
+skip() {
+	local msg="${*:-skipped}"
+	msg=${msg//$'\n'/ }
+	echo "SKIP $msg"
+	[ -n "${MSL_REASON_FILE:-}" ] && printf '%s\n' "$msg" >"$MSL_REASON_FILE"
+	exit 77
+}
+
+_num() { [[ $1 =~ ^-?[0-9]+$ ]] || fail "not an integer: '$1'${2:+ ($2)}"; }
+
+# assert_eq ACTUAL EXPECTED [DESC]   (string comparison)
+assert_eq() {
+	[ "$1" = "$2" ] || fail "${3:-assert_eq}: got '$1', expected '$2'"
+	echo "ok: ${3:-assert_eq} ('$1' = '$2')"
+}
+# assert_ne ACTUAL UNEXPECTED [DESC]
+assert_ne() {
+	[ "$1" != "$2" ] || fail "${3:-assert_ne}: got '$1', expected anything else"
+	echo "ok: ${3:-assert_ne} ('$1' != '$2')"
+}
+# assert_ge A B [DESC]   integer A >= B
+assert_ge() {
+	_num "$1" "${3:-}"; _num "$2" "${3:-}"
+	[ "$1" -ge "$2" ] || fail "${3:-assert_ge}: $1 < $2 (expected >= $2)"
+	echo "ok: ${3:-assert_ge} ($1 >= $2)"
+}
+# assert_le A B [DESC]   integer A <= B
+assert_le() {
+	_num "$1" "${3:-}"; _num "$2" "${3:-}"
+	[ "$1" -le "$2" ] || fail "${3:-assert_le}: $1 > $2 (expected <= $2)"
+	echo "ok: ${3:-assert_le} ($1 <= $2)"
+}
+# assert_gt A B [DESC]   integer A > B
+assert_gt() {
+	_num "$1" "${3:-}"; _num "$2" "${3:-}"
+	[ "$1" -gt "$2" ] || fail "${3:-assert_gt}: $1 <= $2 (expected > $2)"
+	echo "ok: ${3:-assert_gt} ($1 > $2)"
+}
+# assert_lt A B [DESC]   integer A < B
+assert_lt() {
+	_num "$1" "${3:-}"; _num "$2" "${3:-}"
+	[ "$1" -lt "$2" ] || fail "${3:-assert_lt}: $1 >= $2 (expected < $2)"
+	echo "ok: ${3:-assert_lt} ($1 < $2)"
+}
+# assert_true DESC CMD...   CMD must exit 0
+assert_true() {
+	local desc=$1
+	shift
+	"$@" || fail "$desc (command failed with status $?: $*)"
+	echo "ok: $desc"
+}
+# assert_false DESC CMD...  CMD must exit non-zero
+assert_false() {
+	local desc=$1
+	shift
+	if "$@"; then fail "$desc (command unexpectedly succeeded: $*)"; fi
+	echo "ok: $desc"
+}
+
+# wait_until SECONDS CMD...: poll CMD every 0.2 s until it succeeds;
+# returns 1 on timeout (does not fail the test by itself).
+wait_until() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.2
+	done
+}
+
+# ---------------------------------------------------------------------------
+# The module
+# ---------------------------------------------------------------------------
+
+msl_loaded() { [ -d "/sys/module/$MSL_MODULE" ]; }
+
+# msl_load [PARAM=VALUE...]: insmod $MSL_KO; fails the test (with the tail of
+# dmesg) if insmod fails.
+msl_load() {
+	[ -f "$MSL_KO" ] || fail "module not found: $MSL_KO"
+	local out
+	if ! out=$(insmod "$MSL_KO" "$@" 2>&1); then
+		echo "insmod $MSL_KO $*: $out" >&2
+		echo "--- dmesg tail ---" >&2
+		dmesg | tail -n 25 >&2
+		fail "insmod $(basename "$MSL_KO") $* failed: $out; dmesg: $(dmesg | tail -n 3 | tr '\n' ' ')"
+	fi
+	msl_loaded || fail "insmod succeeded but /sys/module/$MSL_MODULE is missing"
+	echo "loaded $MSL_MODULE $*"
+}
+
+# msl_unload: rmmod the module; fails the test if that fails.
+msl_unload() {
+	local out
+	msl_loaded || { echo "msl_unload: $MSL_MODULE not loaded"; return 0; }
+	if ! out=$(rmmod "$MSL_MODULE" 2>&1); then
+		dmesg | tail -n 25 >&2
+		fail "rmmod $MSL_MODULE failed: $out"
+	fi
+	echo "unloaded $MSL_MODULE"
+}
+
+# msl_param NAME: print /sys/module/memcg_softlimit/parameters/NAME
+msl_param() { cat "/sys/module/$MSL_MODULE/parameters/$1"; }
+
+# ---------------------------------------------------------------------------
+# Cgroups.  A CGROUP argument is a path relative to $MSL_CGROUP_ROOT
+# ("P", "a/b") or an absolute path below it.
+# ---------------------------------------------------------------------------
+
+cg_path() {
+	case $1 in
+	/*) echo "$1" ;;
+	*) echo "$MSL_CGROUP_ROOT/$1" ;;
+	esac
+}
+
+# cg_create PATH: mkdir -p the cgroup; on v2 also enables +memory in the
+# subtree_control of each ancestor below the root (so nested cgroups get
+# the memory controller; an ancestor that has tasks of its own cannot).
+cg_create() {
+	local p rel d part
+	p=$(cg_path "$1")
+	rel=${p#"$MSL_CGROUP_ROOT"}
+	rel=${rel#/}
+	if [ "$MSL_CGROUP_VERSION" = 2 ]; then
+		d=$MSL_CGROUP_ROOT
+		local IFS=/
+		for part in $rel; do
+			if ! grep -qw memory "$d/cgroup.subtree_control" 2>/dev/null; then
+				echo +memory >"$d/cgroup.subtree_control" ||
+					fail "cannot enable +memory in $d/cgroup.subtree_control"
+			fi
+			d=$d/$part
+			[ -d "$d" ] || mkdir "$d" || fail "mkdir $d failed"
+		done
+	else
+		mkdir -p "$p" || fail "mkdir -p $p failed"
+	fi
+	[ -d "$p" ] || fail "cg_create $1: $p missing"
+}
+
+# cg_remove PATH: remove the cgroup and its descendants, moving their tasks
+# to the root cgroup first (tasks that stay, e.g. zombies, are killed).
+cg_remove() {
+	local p d pid try
+	p=$(cg_path "$1")
+	[ -d "$p" ] || return 0
+	[ "$p" != "$MSL_CGROUP_ROOT" ] || fail "cg_remove: refusing to remove the root cgroup"
+	# deepest first
+	while read -r d; do
+		for try in 1 2 3 4 5 6 7 8 9 10; do
+			while read -r pid; do
+				[ -n "$pid" ] && echo "$pid" >"$MSL_CGROUP_ROOT/cgroup.procs" 2>/dev/null
+			done <"$d/cgroup.procs"
+			rmdir "$d" 2>/dev/null && break
+			if [ $try -ge 5 ]; then
+				while read -r pid; do
+					[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+				done <"$d/cgroup.procs"
+			fi
+			sleep 0.2
+		done
+		[ ! -d "$d" ] || { echo "cg_remove: cannot remove $d" >&2; return 1; }
+	done < <(find "$p" -depth -type d)
+}
+
+# cg_run PATH CMD...: run CMD inside the cgroup (in the foreground; add & to
+# background it).  A subshell moves itself into the cgroup, then execs CMD.
+cg_run() {
+	local p
+	p=$(cg_path "$1")
+	shift
+	[ -d "$p" ] || fail "cg_run: no cgroup $p"
+	(
+		echo "$BASHPID" >"$p/cgroup.procs" || { echo "cg_run: cannot join $p" >&2; exit 126; }
+		exec "$@"
+	)
+}
+
+# cg_pids PATH: the tasks in the cgroup (not its descendants)
+cg_pids() { cat "$(cg_path "$1")/cgroup.procs"; }
+
+# memstat CGROUP KEY: print KEY's value from CGROUP's memory.stat (empty
+# and status 1 if absent).  v1 and v2 name keys differently (see below).
+memstat() {
+	local f
+	f=$(cg_path "$1")/memory.stat
+	[ -r "$f" ] || fail "memstat: $f not readable"
+	awk -v k="$2" '$1 == k {print $2; found = 1} END {exit !found}' "$f"
+}
+
+# cg_file_bytes CGROUP: bytes of file (page cache) memory charged to the
+# cgroup and its descendants: v2 `file`, v1 `total_cache`.
+cg_file_bytes() {
+	if [ "$MSL_CGROUP_VERSION" = 1 ]; then
+		memstat "$1" total_cache
+	else
+		memstat "$1" file
+	fi
+}
+# cg_file_mib CGROUP: the same in MiB (rounded down)
+cg_file_mib() {
+	local b
+	b=$(cg_file_bytes "$1") || return 1
+	echo $((b / 1048576))
+}
+
+# cg_usage_bytes CGROUP: memory.current (v2) / memory.usage_in_bytes (v1)
+cg_usage_bytes() {
+	local p
+	p=$(cg_path "$1")
+	if [ "$MSL_CGROUP_VERSION" = 1 ]; then cat "$p/memory.usage_in_bytes"; else cat "$p/memory.current"; fi
+}
+
+# cg_set CGROUP FILE VALUE: write VALUE to a cgroup control file, failing
+# the test on error (e.g. cg_set P memory.low 150M).
+cg_set() {
+	local f
+	f=$(cg_path "$1")/$2
+	echo "$3" >"$f" || fail "cannot write '$3' to $f"
+}
+
+# ---------------------------------------------------------------------------
+# Page-cache workloads
+# ---------------------------------------------------------------------------
+
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# fill_pagecache CGROUP FILE MIB: write a MIB MiB file of real (non-sparse)
+# data outside the cgroup, drop caches, then read it inside CGROUP so that
+# its page cache is charged there.  A relative FILE is made in $MSL_SCRATCH.
+fill_pagecache() {
+	local cg=$1 file=$2 mib=$3 seed
+	case $file in /*) ;; *) file=$MSL_SCRATCH/$file ;; esac
+	mkdir -p "$(dirname "$file")"
+	# A random 4 KiB line repeated: real blocks on disk, cheap to make.
+	seed=$(head -c 3072 /dev/urandom | base64 -w 0)
+	{ yes "$seed" || true; } | head -c "$((mib * 1048576))" >"$file" || fail "writing $file failed"
+	drop_caches
+	cg_run "$cg" dd if="$file" of=/dev/null bs=1M status=none ||
+		fail "reading $file in $cg failed"
+}
+
+# stream_sparse CGROUP MIB [FILE]: read a MIB MiB sparse file inside CGROUP:
+# lots of page cache (global memory pressure) at almost no disk cost.  The
+# file stays (its cache stays charged) until the test removes it or ends.
+stream_sparse() {
+	local cg=$1 mib=$2 file=${3:-$MSL_SCRATCH/sparse.$$.$RANDOM}
+	case $file in /*) ;; *) file=$MSL_SCRATCH/$file ;; esac
+	mkdir -p "$(dirname "$file")"
+	rm -f "$file"
+	truncate -s "${mib}M" "$file" || fail "truncate $file failed"
+	cg_run "$cg" dd if="$file" of=/dev/null bs=1M status=none ||
+		fail "streaming $file in $cg failed"
+}
+
+# ---------------------------------------------------------------------------
+# Tracing (tracefs at $MSL_TRACEFS; the runner resets it after each test)
+# ---------------------------------------------------------------------------
+
+# trace_enable SYSTEM/EVENT (or SYSTEM to enable a whole system)
+trace_enable() {
+	local f=$MSL_TRACEFS/events/$1/enable
+	[ -e "$f" ] || fail "no trace event $1 ($f)"
+	echo 1 >"$f" || fail "cannot enable trace event $1"
+	echo 1 >"$MSL_TRACEFS/tracing_on"
+}
+trace_disable() { echo 0 >"$MSL_TRACEFS/events/$1/enable"; }
+trace_clear() { : >"$MSL_TRACEFS/trace"; }
+trace_dump() { cat "$MSL_TRACEFS/trace"; }
+# trace_count PATTERN: lines of the trace buffer matching an ERE
+trace_count() { grep -cE -- "$1" "$MSL_TRACEFS/trace" || true; }
+
+# ---------------------------------------------------------------------------
+# Misc
+# ---------------------------------------------------------------------------
+
+# msl_swap_on: mkswap + swapon the host's swap disk (MSL_GUEST_SWAP); skips
+# the test when there is none.  The runner swaps it off after each test.
+msl_swap_on() {
+	if [ -z "${MSL_SWAP_DEV:-}" ] || [ ! -b "$MSL_SWAP_DEV" ]; then
+		skip "no swap disk (set MSL_GUEST_SWAP=1 on the host)"
+	fi
+	mkswap -f "$MSL_SWAP_DEV" >/dev/null || fail "mkswap $MSL_SWAP_DEV failed"
+	swapon "$MSL_SWAP_DEV" || fail "swapon $MSL_SWAP_DEV failed"
+}
+
+# is_long: true for the long variants (MSL_LONG=1 on the host)
+is_long() { [ "${MSL_LONG:-0}" = 1 ]; }
+
+# mem_free_mib: MemAvailable in MiB
+mem_free_mib() { awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo; }
+
+# reclaim_quiet: reclaim has stopped (no page scanned or stolen for 2 s), so
+# that a snapshot taken now races with no decision: a decision counts
+# before its event is emitted, and a snapshot between the two would hold
+# a decision whose event falls after it.
+reclaim_quiet() {
+	local a b
+	a=$(grep -E '^pgscan|^pgsteal' /proc/vmstat)
+	sleep 2
+	b=$(grep -E '^pgscan|^pgsteal' /proc/vmstat)
+	[ "$a" = "$b" ]
+}
+
+# root_pressure MIB: global reclaim of about MIB: proactive reclaim of the
+# root on cgroup v2, a 512 MiB stream from cgroup S on v1 (no
+# memory.reclaim there).
+root_pressure() {
+	if [ "$MSL_CGROUP_VERSION" = 2 ]; then
+		echo "$1M" >"$MSL_CGROUP_ROOT/memory.reclaim" 2>/dev/null
+	else
+		stream_sparse S 512
+	fi
+}
+
+# decided ID ERE: the live top-level trace buffer holds a decision event
+# about cgroup ID whose later fields match ERE, e.g.
+# 'effective_priority=12 kind=(kswapd|direct) verdict=skip reason=under'.
+decided() { grep -qE "decision: cgroup_id=$1 .*$2" "$MSL_TRACEFS/trace"; }
+
+# FIRST_PASS: the fields of a global first-pass decision, for decided()
+FIRST_PASS='effective_priority=12 kind=(kswapd|direct)'
+
+# wait_reclaim_quiet: reclaim_quiet within 120 s, or fail
+wait_reclaim_quiet() {
+	wait_until 120 reclaim_quiet || fail "reclaim did not stop within 120 s"
+}

@@ -1,0 +1,40 @@
+#!/bin/bash
+# configs: all
+# timeout: 600
+# With every cgroup under its soft limit and memory nearly full, a large
+# allocation still succeeds and nobody is OOM-killed: below DEF_PRIORITY
+# (and when nothing is eligible) reclaim takes protected pages as stock.
+. "$MSL_PAYLOAD/guest/cases.sh"
+shm=/run/msl-shm
+mkdir -p "$shm"
+mount -t tmpfs -o size=400M none "$shm" || fail "mount tmpfs"
+
+# fill_and_allocate LABEL: 2 x 110 MiB of protected page cache, then 280 MiB
+# of unreclaimable shmem (no swap) from the root cgroup.
+fill_and_allocate() {
+	local label=$1 oom_before oom_after
+	set_soft_limit P1 max
+	set_soft_limit P2 max
+	fill_pagecache P1 p1.data 110
+
+	fill_pagecache P2 p2.data 110
+	cg_run P1 dd if="$MSL_SCRATCH/p1.data" of=/dev/null bs=1M status=none
+	oom_before=$(awk '/^oom_kill / {print $2}' /proc/vmstat)
+	dd if=/dev/zero of="$shm/fill" bs=1M count=280 status=none ||
+		fail "$label: a 280 MiB allocation failed"
+	oom_after=$(awk '/^oom_kill / {print $2}' /proc/vmstat)
+	note "$label: allocated 280 MiB; P1 $(cg_file_mib P1) MiB, P2 $(cg_file_mib P2) MiB left; oom_kill $oom_before -> $oom_after"
+	assert_eq "$oom_after" "$oom_before" "$label: OOM kills"
+	rm -f "$shm/fill"
+}
+
+msl_load
+cg_create P1
+cg_create P2
+fill_and_allocate "V8 default"
+for t in 6 0; do
+	echo "$t" >"/sys/module/$MSL_MODULE/parameters/priority_threshold"
+	fill_and_allocate "threshold $t"
+done
+msl_unload
+umount "$shm"

@@ -1,0 +1,88 @@
+#!/bin/bash
+# configs: 6.1-v1-classic 6.12-v2-mglru
+# timeout: 600
+# (Userspace reading the same events everywhere: one cgroup v1 + classic LRU
+# and one cgroup v2 + MGLRU configuration cover it; t-50, t-51, t-52 and t-54
+# run on the whole matrix.)
+# memcg-softlimit top under pressure, in --batch mode and live in tmux: O,
+# over its soft limit, is hit (reclaimed); U, under its
+# limit (max), is spared at the first pass.  (O may be skipped too once
+# reclaim took it under its 1M: t-52 checks every skip against usage.)
+[ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
+T=$MSL_TOOL
+S=$MSL_SCRATCH
+# Global pressure from S, made immune (max) like U, on every config: then
+# O and the root are all a first pass may reclaim, so reclaim meets O
+# there even on MGLRU, which would otherwise take all it needs from S's
+# stream and perhaps never visit O (case-run.sh).
+pressure() { stream_sparse S 768; }
+# fill CG MIB [CG MIB...]: each cgroup reads a file of MIB MiB into its page
+# cache; the files are written first and caches dropped once, so that no
+# cgroup's fill drops another's.
+fill() {
+	local seed
+	seed=$(head -c 3072 /dev/urandom | base64 -w 0)
+	local args=("$@") i
+	for ((i = 0; i < ${#args[@]}; i += 2)); do
+		{ yes "$seed" || true; } | head -c "$((args[i + 1] * 1048576))" >"$MSL_SCRATCH/fill.${args[i]}" ||
+			fail "writing $MSL_SCRATCH/fill.${args[i]} failed"
+	done
+	drop_caches
+	for ((i = 0; i < ${#args[@]}; i += 2)); do
+		cg_run "${args[i]}" dd if="$MSL_SCRATCH/fill.${args[i]}" of=/dev/null bs=1M status=none ||
+			fail "reading in ${args[i]} failed"
+	done
+}
+msl_load
+cg_create O
+cg_create U
+cg_create S
+"$T" set /O 1M || fail "set /O"
+"$T" set /U max || fail "set /U"
+"$T" set /S max || fail "set /S"
+fill O 60 U 60
+assert_ge "$(cg_file_mib O)" 45 "O's page cache"
+assert_ge "$(cg_file_mib U)" 45 "U's page cache"
+
+"$T" top --batch -d 1 -n 10 >"$S/top.txt" 2>"$S/top.err" &
+tp=$!
+wait_until 20 sh -c "ls $MSL_TRACEFS/instances | grep -q memcg-softlimit-" || fail "top did not start"
+# Pressure while top runs (MGLRU meets U at a first pass seldom: see
+# case-run.sh), at most three streams.
+for i in 1 2 3; do
+	kill -0 $tp 2>/dev/null || break
+	pressure
+done
+wait $tp || fail "top --batch failed: $(cat "$S/top.err")"
+echo "---- top --batch"; cat "$S/top.txt"
+assert_eq "$(grep -c '^memcg-softlimit top - ' "$S/top.txt")" 10 "screens printed"
+assert_eq "$(grep -c '^STATUS ' "$S/top.txt")" 10 "table headers"
+# STATUS RECLAIM SKIP SCANNED RECLAIMED USAGE SOFT_LIMIT CGROUP
+# (O reclaimed: "hit", or "mixed" once reclaim took it under its 1M.)
+o_hit=$(awk '$NF == "/O" && $2 > 0 && ($1 == "hit" || $1 == "mixed")' "$S/top.txt" | wc -l)
+u_spared=$(awk '$NF == "/U" && $3 > 0 && ($1 == "spared" || $1 == "mixed")' "$S/top.txt" | wc -l)
+note "top: O hit in $o_hit screens, U spared in $u_spared; last O line: $(grep ' /O$' "$S/top.txt" | tail -n 1 | tr -s ' ')"
+assert_gt "$o_hit" 0 "screens where O is hit"
+assert_gt "$u_spared" 0 "screens where U is spared"
+assert_true "O's soft limit shown" grep -qE ' 1M +/O$' "$S/top.txt"
+assert_true "U's soft limit shown" grep -qE ' max +/U$' "$S/top.txt"
+assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"
+
+# Live, on a terminal: screens refresh, q quits, the instance goes.
+export TERM=xterm
+tmux new-session -d -s msl -x 160 -y 40 "$T top -d 0.5; echo exited=\$? >$S/tmux.rc; sleep 30" ||
+	fail "tmux new-session failed"
+wait_until 15 sh -c "tmux capture-pane -p -t msl | grep -q '^STATUS '" ||
+	fail "no top screen in tmux: $(tmux capture-pane -p -t msl | head -n 5)"
+pressure
+tmux capture-pane -p -t msl >"$S/pane.txt"
+echo "---- top in tmux"; cat "$S/pane.txt"
+assert_true "live screen has the header" grep -q '^memcg-softlimit top - ' "$S/pane.txt"
+assert_eq "$(grep -c '^memcg-softlimit top - ' "$S/pane.txt")" 1 "one screen at a time"
+ls "$MSL_TRACEFS/instances" | grep -q '^memcg-softlimit-' || fail "no private instance while top runs"
+tmux send-keys -t msl q
+wait_until 10 test -s "$S/tmux.rc" || fail "top did not quit on q"
+assert_eq "$(cat "$S/tmux.rc")" "exited=0" "top's exit status after q"
+tmux kill-server 2>/dev/null
+assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"
+msl_unload

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tool's sizes: parsed by the module's own parser (so `set` accepts
+ * exactly what /proc/memcg_softlimit/limits accepts), printed so that what
+ * is printed parses back; intervals in seconds.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "../../tools/msl.h"
+#include "unit.h"
+
+static int parse(const char *s, uint64_t *b, bool *max)
+{
+	*b = 12345;
+	*max = false;
+	return msl_size_parse(s, b, max);
+}
+
+static void parses_what_the_module_parses(void)
+{
+	uint64_t b;
+	bool max;
+
+	CHECK(parse("0", &b, &max) == 0 && b == 0 && !max);
+	CHECK(parse("4096", &b, &max) == 0 && b == 4096);
+	CHECK(parse("64K", &b, &max) == 0 && b == 65536);
+	CHECK(parse("64k", &b, &max) == 0 && b == 65536);
+	CHECK(parse("80M", &b, &max) == 0 && b == 80ULL << 20);
+	CHECK(parse("1G", &b, &max) == 0 && b == 1ULL << 30);
+	CHECK(parse("2T", &b, &max) == 0 && b == 2ULL << 40);
+	CHECK(parse("max", &b, &max) == 0 && max && b == UINT64_MAX);
+	CHECK(parse("18446744073709551615", &b, &max) == 0 &&
+	      b == UINT64_MAX && !max);
+}
+
+static void refuses_garbage(void)
+{
+	static const char *const bad[] = {
+		"", " 1G", "1G ", "1Q", "-5", "+5", "1.5G", "1GB", "G", "MAX",
+		"max1", "0x10", "1 G", "1e9", "\xff", "16M\n",
+	};
+	uint64_t b;
+	bool max;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(parse(bad[i], &b, &max) == -EINVAL);
+	CHECK(parse("18446744073709551616", &b, &max) == -ERANGE);
+	CHECK(parse("16777216T", &b, &max) == -ERANGE);
+	CHECK(parse("99999999999999999999", &b, &max) == -ERANGE);
+}
+
+static const char *fmt(uint64_t b)
+{
+	static char buf[MSL_SIZE_BUF];
+
+	return msl_size_fmt(b, buf, sizeof(buf));
+}
+
+static void formats_exactly_when_it_can(void)
+{
+	CHECK(!strcmp(fmt(0), "0"));
+	CHECK(!strcmp(fmt(1023), "1023"));
+	CHECK(!strcmp(fmt(1024), "1K"));
+	CHECK(!strcmp(fmt(1536), "1536"));
+	CHECK(!strcmp(fmt(80ULL << 20), "80M"));
+	CHECK(!strcmp(fmt(8000ULL << 20), "8000M"));
+	CHECK(!strcmp(fmt(1ULL << 30), "1G"));
+	CHECK(!strcmp(fmt(3ULL << 29), "1536M"));
+	CHECK(!strcmp(fmt(1ULL << 40), "1T"));
+	CHECK(!strcmp(fmt(1ULL << 50), "1P"));
+	CHECK(!strcmp(fmt(1ULL << 60), "1E"));
+	/* Too long to be exact: one decimal of the largest unit. */
+	CHECK(!strcmp(fmt(123456789), "117.7M"));
+	CHECK(!strcmp(fmt(120564ULL << 10), "117.7M"));
+	CHECK(!strcmp(fmt(10000), "9.8K"));
+	CHECK(!strcmp(fmt(UINT64_MAX - 1), "16.0E"));
+	CHECK(!strcmp(fmt(UINT64_MAX), "max"));
+}
+
+static void exact_formats_parse_back(void)
+{
+	static const uint64_t sizes[] = {
+		0, 1, 4096, 65536, 80ULL << 20, 7ULL << 30, 3ULL << 40,
+	};
+	uint64_t b;
+	bool max;
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		CHECK(parse(fmt(sizes[i]), &b, &max) == 0);
+		CHECK(b == sizes[i]);
+	}
+	CHECK(parse(fmt(UINT64_MAX), &b, &max) == 0 && max);
+}
+
+static void seconds(void)
+{
+	double s;
+
+	CHECK(msl_seconds_parse("2", &s) == 0 && s == 2);
+	CHECK(msl_seconds_parse("0.5", &s) == 0 && s == 0.5);
+	CHECK(msl_seconds_parse(".25", &s) == 0 && s == 0.25);
+	CHECK(msl_seconds_parse("0", &s) == -EINVAL);
+	CHECK(msl_seconds_parse("-1", &s) == -EINVAL);
+	CHECK(msl_seconds_parse(" 1", &s) == -EINVAL);
+	CHECK(msl_seconds_parse("1s", &s) == -EINVAL);
+	CHECK(msl_seconds_parse("nan", &s) == -EINVAL);
+	CHECK(msl_seconds_parse("inf", &s) == -EINVAL);
+	CHECK(msl_seconds_parse("1e9", &s) == -EINVAL);
+	CHECK(msl_seconds_parse("", &s) == -EINVAL);
+}
+
+int main(void)
+{
+	RUN("tool_size", parses_what_the_module_parses);
+	RUN("tool_size", refuses_garbage);
+	RUN("tool_size", formats_exactly_when_it_can);
+	RUN("tool_size", exact_formats_parse_back);
+	RUN("tool_size", seconds);
+	return 0;
+}

@@ -1,0 +1,410 @@
+#!/usr/bin/env bash
+# tests/vm/setup.sh: prepare a Debian 12 host for the QEMU test harness.
+#
+# Idempotent.  It
+#   1. adds the bookworm-backports apt source if it is missing, runs
+#      apt-get update and installs the host packages;
+#   2. resolves the two kernels of the test matrix (6.1 and 6.12) from apt at
+#      run time (MSL_KERNELS="<6.1 kver> <6.12 kver>" pins them) and installs
+#      their linux-headers packages on the host;
+#   3. builds, or finds in the cache, the guest root filesystem image with
+#      both kernels installed, plus each kernel's vmlinuz and initrd.
+#
+# Everything is logged to stderr.  stdout carries only KEY=VALUE lines for
+# the callers (tests/run, tests/demo, tests/vm/boot.sh):
+#   MSL_KVER_61=6.1.0-57-amd64
+#   MSL_KVER_612=6.12.118+deb12-amd64
+#   MSL_ROOTFS_DIR=/var/cache/memcg-softlimit/rootfs-<key>
+# The rootfs dir holds rootfs.img, vmlinuz-<kver>, initrd.img-<kver>,
+# config-<kver> and kernels (one kver per line).
+#
+# Environment:
+#   MSL_CACHE        cache dir (default /var/cache/memcg-softlimit)
+#   MSL_KERNELS      "KVER61 KVER612" instead of resolving them from apt
+#   MSL_MIRROR       Debian mirror for debootstrap (default: deb.debian.org)
+#   MSL_SKIP_APT=1   skip apt-get update/install (offline debugging only)
+#   MSL_REBUILD=1    rebuild the rootfs even if it is cached
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MSL_CACHE=${MSL_CACHE:-/var/cache/memcg-softlimit}
+MIRROR=${MSL_MIRROR:-http://deb.debian.org/debian}
+SECURITY_MIRROR=${MSL_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+SUITE=bookworm
+BACKPORTS_SOURCES=/etc/apt/sources.list.d/bookworm-backports.sources
+export DEBIAN_FRONTEND=noninteractive
+# Bump to force a rootfs rebuild when something outside the hashed recipe
+# (build_rootfs, ROOTFS_PACKAGES, msl-init) changes.
+RECIPE_VERSION=1
+
+HOST_PACKAGES=(
+	qemu-system-x86 qemu-utils debootstrap debian-archive-keyring e2fsprogs
+	cpio build-essential gcc make dwarves libelf-dev pkg-config
+	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd
+	rsync kmod coreutils util-linux xz-utils zstd
+	dkms dh-dkms debhelper dpkg-dev lintian openssl
+	python3-matplotlib
+)
+
+# Installed into the guest rootfs (stress-ng only if the archive has it).
+ROOTFS_PACKAGES=(
+	kmod procps util-linux mount e2fsprogs initramfs-tools zstd linux-base
+	busybox bash coreutils mawk gawk grep sed findutils psmisc
+	trace-cmd bpftrace libtracefs1 libtraceevent1 libtracecmd1
+	tmux iproute2 less
+)
+ROOTFS_OPTIONAL_PACKAGES=(stress-ng)
+
+T0=$SECONDS
+log() { printf '[setup %4ds] %s\n' "$((SECONDS - T0))" "$*" >&2; }
+die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "must run as root"
+
+# --------------------------------------------------------------------------
+# 1. Host packages
+# --------------------------------------------------------------------------
+ensure_backports_source() {
+	if grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		return 0
+	fi
+	log "adding $BACKPORTS_SOURCES"
+	cat >"$BACKPORTS_SOURCES" <<EOF
+Types: deb
+URIs: $MIRROR
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+}
+
+pkg_installed() {
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
+# apt_install [-t release] pkgs...: output goes to $MSL_CACHE/host-apt.log
+apt_install() {
+	if ! apt-get install -y -q --no-install-recommends \
+		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "$@" \
+		>>"$MSL_CACHE/host-apt.log" 2>&1; then
+		tail -n 25 "$MSL_CACHE/host-apt.log" >&2
+		log "apt-get install $* failed (log: $MSL_CACHE/host-apt.log)"
+		return 1
+	fi
+}
+
+install_host_packages() {
+	local missing=() p
+	for p in "${HOST_PACKAGES[@]}"; do
+		pkg_installed "$p" || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		log "installing host packages: ${missing[*]}"
+		apt_install "${missing[@]}" || die "cannot install host packages"
+	else
+		log "host packages already installed"
+	fi
+}
+
+# --------------------------------------------------------------------------
+# 2. Kernels
+# --------------------------------------------------------------------------
+# Image package for a kernel release: the signed one if it exists, else the
+# -unsigned one (the newest bookworm-backports kernels come only unsigned).
+image_pkg() {
+	local kver=$1 p
+	for p in "linux-image-$kver" "linux-image-$kver-unsigned"; do
+		if has_pkg "$p"; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# Does apt have an installable version of this (real) package?
+has_pkg() {
+	local v
+	v=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2; exit}')
+	[ -n "$v" ] && [ "$v" != "(none)" ]
+}
+
+resolve_kernels() {
+	if [ -n "${MSL_KERNELS:-}" ]; then
+		read -r K61 K612 <<<"$MSL_KERNELS"
+		[ -n "${K612:-}" ] || die "MSL_KERNELS must name two kernels: '<6.1 kver> <6.12 kver>'"
+		log "kernels pinned by MSL_KERNELS: $K61 $K612"
+		return 0
+	fi
+	# 6.1: the ABI that bookworm's linux-image-amd64 depends on.  Backports
+	# has priority 100, so the default candidate is bookworm's (or -security's).
+	K61=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: linux-image-\(6\.1\.[0-9][^ ]*-amd64\)\(-unsigned\)\?$/\1/p' | head -n1)
+	[ -n "$K61" ] || die "cannot resolve the 6.1 kernel from linux-image-amd64 (apt-get update done?)"
+	# 6.12: the newest linux-image-6.12.*+deb12-amd64[-unsigned] whose
+	# linux-headers-<kver> also exists.
+	local k
+	K612=
+	for k in $(apt-cache pkgnames linux-image-6.12. 2>/dev/null |
+		sed -n 's/^linux-image-\(6\.12\.[0-9]*+deb12-amd64\)\(-unsigned\)\?$/\1/p' |
+		sort -u | sort -rV); do
+		if has_pkg "linux-headers-$k" && image_pkg "$k" >/dev/null; then
+			K612=$k
+			break
+		fi
+	done
+	[ -n "$K612" ] || die "no linux-image-6.12.*+deb12-amd64 with matching headers in apt (is bookworm-backports enabled?)"
+	log "kernels resolved: 6.1=$K61 6.12=$K612"
+}
+
+install_headers() {
+	local k
+	for k in "$K61" "$K612"; do
+		if pkg_installed "linux-headers-$k" && [ -e "/lib/modules/$k/build/Makefile" ]; then
+			continue
+		fi
+		log "installing linux-headers-$k"
+		apt_install "linux-headers-$k" ||
+			apt_install -t bookworm-backports "linux-headers-$k" ||
+			die "cannot install linux-headers-$k"
+	done
+	for k in "$K61" "$K612"; do
+		[ -e "/lib/modules/$k/build/Makefile" ] || die "/lib/modules/$k/build is missing after installing headers"
+	done
+}
+
+# --------------------------------------------------------------------------
+# 3. Guest rootfs (cached)
+# --------------------------------------------------------------------------
+CHROOT_MOUNTS=()
+umount_chroot() {
+	local i
+	for ((i = ${#CHROOT_MOUNTS[@]} - 1; i >= 0; i--)); do
+		umount -l "${CHROOT_MOUNTS[i]}" 2>/dev/null || true
+	done
+	CHROOT_MOUNTS=()
+}
+
+mount_chroot() {
+	local root=$1
+	mount -t proc proc "$root/proc" || die "mount $root/proc"
+	CHROOT_MOUNTS+=("$root/proc")
+	mount -t sysfs sysfs "$root/sys" || die "mount $root/sys"
+	CHROOT_MOUNTS+=("$root/sys")
+	mount --bind /dev "$root/dev" || die "mount $root/dev"
+	CHROOT_MOUNTS+=("$root/dev")
+	mount --bind /dev/pts "$root/dev/pts" || die "mount $root/dev/pts"
+	CHROOT_MOUNTS+=("$root/dev/pts")
+}
+
+# Never rm -rf through a live mount (the chroot binds the host's /dev).
+mounts_below() { awk -v d="$1/" 'index($2, d) == 1 {print $2}' /proc/mounts; }
+safe_rm() {
+	local d=$1
+	[ -e "$d" ] || return 0
+	if [ -n "$(mounts_below "$d")" ]; then
+		printf '[setup] ERROR: refusing to remove %s: mounts below it:\n%s\n' "$d" "$(mounts_below "$d")" >&2
+		return 1
+	fi
+	rm -rf "$d"
+}
+
+in_chroot() {
+	local root=$1
+	shift
+	chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 HOME=/root "$@"
+}
+
+# build_rootfs OUTDIR: everything in this function is part of the cache key.
+build_rootfs() {
+	local out=$1 root=$1/rootfs k pkg
+	mkdir -p "$root"
+
+	log "debootstrap --variant=minbase $SUITE (takes a few minutes) ..."
+	debootstrap --variant=minbase "$SUITE" "$root" "$MIRROR" \
+		>"$out/debootstrap.log" 2>&1 ||
+		{ tail -n 30 "$out/debootstrap.log" >&2; die "debootstrap failed (log: $out/debootstrap.log)"; }
+	log "debootstrap done"
+
+	# Same suites as the host: bookworm, -updates, -security, -backports.
+	rm -f "$root/etc/apt/sources.list"
+	cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: $MIRROR
+Suites: bookworm bookworm-updates bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: $SECURITY_MIRROR
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	# No daemons may start inside the chroot.
+	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	chmod +x "$root/usr/sbin/policy-rc.d"
+	echo msl-guest >"$root/etc/hostname"
+	printf '127.0.0.1\tlocalhost\n127.0.1.1\tmsl-guest\n' >"$root/etc/hosts"
+
+	mount_chroot "$root"
+	log "chroot: apt-get update"
+	in_chroot "$root" apt-get update -q >"$out/chroot-apt.log" 2>&1 ||
+		{ tail -n 30 "$out/chroot-apt.log" >&2; die "chroot apt-get update failed"; }
+	local pkgs=("${ROOTFS_PACKAGES[@]}")
+	for pkg in "${ROOTFS_OPTIONAL_PACKAGES[@]}"; do
+		if in_chroot "$root" apt-cache show "$pkg" >/dev/null 2>&1; then
+			pkgs+=("$pkg")
+		else
+			log "optional package $pkg not available, skipped"
+		fi
+	done
+	log "chroot: installing ${#pkgs[@]} packages: ${pkgs[*]}"
+	in_chroot "$root" apt-get install -y -q --no-install-recommends \
+		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+		"${pkgs[@]}" >>"$out/chroot-apt.log" 2>&1 ||
+		{ tail -n 30 "$out/chroot-apt.log" >&2; die "chroot apt-get install failed (log: $out/chroot-apt.log)"; }
+
+	# The kernels: apt-get download the image .debs on the host, dpkg -i in
+	# the chroot (which runs update-initramfs for each).
+	mkdir -p "$root/tmp/kdebs"
+	for k in "$K61" "$K612"; do
+		pkg=$(image_pkg "$k") || die "no image package for kernel $k"
+		log "downloading $pkg"
+		(cd "$root/tmp/kdebs" && apt-get download -q "$pkg" >>"$out/chroot-kernels.log" 2>&1) ||
+			{ tail -n 20 "$out/chroot-kernels.log" >&2; die "apt-get download $pkg failed"; }
+	done
+	log "chroot: dpkg -i the kernel images (update-initramfs takes a while) ..."
+	# shellcheck disable=SC2016
+	in_chroot "$root" sh -c 'dpkg -i /tmp/kdebs/*.deb || apt-get -f install -y -q --no-install-recommends' \
+		>>"$out/chroot-kernels.log" 2>&1 ||
+		{ tail -n 30 "$out/chroot-kernels.log" >&2; die "kernel install failed (log: $out/chroot-kernels.log)"; }
+	rm -rf "$root/tmp/kdebs"
+	for k in "$K61" "$K612"; do
+		for f in "vmlinuz-$k" "initrd.img-$k"; do
+			[ -s "$root/boot/$f" ] || die "rootfs lacks /boot/$f after the kernel install"
+		done
+		[ -d "$root/lib/modules/$k" ] || die "rootfs lacks /lib/modules/$k"
+	done
+
+	# poweroff/reboot/halt come from busybox (minbase has no init system).
+	local a
+	for a in poweroff reboot halt; do
+		[ -e "$root/sbin/$a" ] || [ -e "$root/usr/sbin/$a" ] || ln -s /bin/busybox "$root/usr/sbin/$a"
+	done
+	install -m 0755 "$HERE/msl-init" "$root/sbin/msl-init"
+	# Empty root password; a serial getty is never started, but keep login
+	# possible for whoever boots the image by hand with init=/bin/bash.
+	in_chroot "$root" passwd -d root >/dev/null
+	mkdir -p "$root/payload" "$root/var/tmp/msl"
+
+	in_chroot "$root" apt-get clean
+	umount_chroot
+	rm -rf "$root/var/lib/apt/lists/"* "$root/usr/share/doc/"* "$root/usr/share/man/"* \
+		"$root/var/cache/apt/"*.bin "$root/usr/sbin/policy-rc.d"
+
+	for k in "$K61" "$K612"; do
+		cp "$root/boot/vmlinuz-$k" "$root/boot/initrd.img-$k" "$out/"
+		cp "$root/boot/config-$k" "$out/" 2>/dev/null || true
+	done
+	printf '%s\n' "$K61" "$K612" >"$out/kernels"
+
+	[ -z "$(mounts_below "$root")" ] || die "mounts left below $root"
+	log "mke2fs rootfs.img (4G sparse, $(du -sh "$root" | cut -f1) of files) ..."
+	truncate -s 4G "$out/rootfs.img"
+	mke2fs -q -t ext4 -L mslroot -d "$root" -F "$out/rootfs.img" >&2 ||
+		die "mke2fs failed"
+	safe_rm "$root"
+}
+
+recipe_hash() {
+	{
+		echo "recipe=$RECIPE_VERSION suite=$SUITE mirror=$MIRROR security=$SECURITY_MIRROR"
+		echo "kernels=$K61 $K612"
+		echo "packages=${ROOTFS_PACKAGES[*]} optional=${ROOTFS_OPTIONAL_PACKAGES[*]}"
+		declare -f build_rootfs mount_chroot in_chroot image_pkg has_pkg
+		cat "$HERE/msl-init"
+	} | sha256sum | cut -c1-16
+}
+
+ensure_rootfs() {
+	local key dir tmp
+	key=$(recipe_hash)
+	dir=$MSL_CACHE/rootfs-$key
+	if [ -z "${MSL_REBUILD:-}" ] && [ -f "$dir/.complete" ] && [ -s "$dir/rootfs.img" ]; then
+		log "rootfs cached: $dir"
+		touch "$dir/.complete"
+	else
+		log "building rootfs $dir (kernels $K61 $K612)"
+		tmp=$(mktemp -d "$MSL_CACHE/.build-XXXXXX")
+		chmod 0755 "$tmp" # apt-get download runs as _apt
+		BUILD_TMP=$tmp
+		build_rootfs "$tmp"
+		touch "$tmp/.complete"
+		safe_rm "$dir"
+		mv "$tmp" "$dir"
+		BUILD_TMP=
+		log "rootfs built: $dir ($(du -sh "$dir" | cut -f1) on disk)"
+		prune_cache "$dir"
+	fi
+	ROOTFS_DIR=$dir
+}
+
+# Keep the two most recently used rootfs entries.
+prune_cache() {
+	local keep=$1 d n=0
+	# shellcheck disable=SC2012 # our own dir names, no odd characters
+	while read -r d; do
+		[ "$d" = "$keep" ] && continue
+		n=$((n + 1))
+		if [ $n -ge 2 ]; then
+			log "pruning old cache entry $d"
+			safe_rm "$d" || true
+		fi
+	done < <(ls -dt "$MSL_CACHE"/rootfs-*/ 2>/dev/null | sed 's:/$::')
+	# Leftovers of interrupted builds.
+	for d in "$MSL_CACHE"/.build-*; do
+		if [ -d "$d" ] && [ -n "$(find "$d" -maxdepth 0 -mmin +240)" ]; then
+			safe_rm "$d" || true
+		fi
+	done
+}
+
+BUILD_TMP=
+cleanup() {
+	umount_chroot
+	if [ -n "$BUILD_TMP" ] && [ -d "$BUILD_TMP" ]; then
+		safe_rm "$BUILD_TMP" || true
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+main() {
+	mkdir -p "$MSL_CACHE"
+	# One setup at a time per cache (CI and a developer may share a machine).
+	exec 9>"$MSL_CACHE/.lock"
+	if ! flock -n 9; then
+		log "waiting for another setup.sh holding $MSL_CACHE/.lock ..."
+		flock 9
+	fi
+
+	if [ -z "${MSL_SKIP_APT:-}" ]; then
+		ensure_backports_source
+		log "apt-get update"
+		apt-get update -q >"$MSL_CACHE/host-apt-update.log" 2>&1 ||
+			{ cat "$MSL_CACHE/host-apt-update.log" >&2; die "apt-get update failed"; }
+		install_host_packages
+	fi
+	resolve_kernels
+	[ -n "${MSL_SKIP_APT:-}" ] || install_headers
+	ensure_rootfs
+
+	log "done in $((SECONDS - T0)) s"
+	echo "MSL_KVER_61=$K61"
+	echo "MSL_KVER_612=$K612"
+	echo "MSL_ROOTFS_DIR=$ROOTFS_DIR"
+}
+
+main "$@"

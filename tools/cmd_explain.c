@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * explain PATH: the chain of the cgroup and its ancestors as the module
+ * would read it now (usage, soft limit), run through the module's policy
+ * at every priority with the module's current parameters.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msl.h"
+
+static int parse_kind(const char *s, enum msl_kind *kind)
+{
+	int k;
+
+	for (k = 0; k < MSL_NR_KINDS; k++)
+		if (!strcmp(s, msl_kind_name(k))) {
+			*kind = k;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static bool mglru_enabled(void)
+{
+	char buf[32];
+
+	if (msl_read_file("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)) < 0)
+		return false;
+	return strtoul(buf, NULL, 0) & 1;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "kind", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' }, { 0 } };
+	char cgpath[PATH_MAX], msg[PATH_MAX * 3], *paths[MSL_EXPLAIN_MAX_LEVELS];
+	struct msl_explain_row rows[MSL_DEF_PRIORITY + 1];
+	enum msl_kind kind = MSL_KIND_KSWAPD;
+	struct msl_v2limits v2 = { 0 };
+	uint64_t id, ps, usage;
+	static struct msl_chain chain;
+	struct msl_limit lim;
+	struct msl_module m;
+	struct msl_cgfs fs;
+	char *p, *slash;
+	unsigned int i;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+k:h", opts, NULL)) != -1) {
+		if (c == 'k') {
+			if (parse_kind(optarg, &kind)) {
+				msl_err("bad kind '%s': kswapd, direct, proactive or targeted",
+					optarg);
+				return MSL_EXIT_USAGE;
+			}
+		} else {
+			return msl_usage("explain", c != 'h');
+		}
+	}
+	if (argc - optind != 1)
+		return msl_usage("explain", true);
+	ret = msl_open_fs(&fs);
+	if (ret)
+		return ret;
+	ret = msl_cg_resolve(&fs, argv[optind], MSL_CG_MEMCG, cgpath,
+			     sizeof(cgpath), &id, msg, sizeof(msg));
+	if (ret) {
+		msl_err("%s", msg);
+		return ret;
+	}
+	msl_module_read(&m);
+	if (fs.version == 2 && m.loaded && (ret = msl_v2limits_load(&v2))) {
+		msl_err("cannot read %s: %s", MSL_CTL_LIMITS,
+			ret == -EACCES || ret == -EPERM ?
+			"permission denied: run as root" : strerror(-ret));
+		return MSL_EXIT_ERR;
+	}
+	ps = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	memset(&chain, 0, sizeof(chain));
+	chain.is_root = !strcmp(cgpath, "/");
+	p = strdup(cgpath);
+	if (!p) {
+		msl_err("out of memory");
+		return MSL_EXIT_ERR;
+	}
+	/* The cgroup, then each ancestor, up to (not including) the root. */
+	while (strcmp(p, "/") && chain.n < MSL_EXPLAIN_MAX_LEVELS) {
+		struct msl_level *l = &chain.level[chain.n];
+
+		if (msl_cg_id(&fs, p, &l->cgroup_id) ||
+		    msl_cg_usage(&fs, p, &usage) ||
+		    msl_limit_get(&fs, p, &v2, &lim)) {
+			msl_err("cannot read %s (removed meanwhile?)", p);
+			ret = MSL_EXIT_ERR;
+			goto out;
+		}
+		l->usage = usage / ps;
+		l->src = lim.src;
+		l->soft_limit = lim.bytes / ps;
+		paths[chain.n] = strdup(p);
+		chain.path[chain.n] = paths[chain.n];
+		chain.n++;
+		slash = strrchr(p, '/');
+		if (slash == p)
+			p[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	msl_explain(&m.params, kind, &chain, rows);
+	printf("cgroup %s (id %llu), cgroup v%d, ", cgpath,
+	       (unsigned long long)id, fs.version);
+	if (m.loaded)
+		printf("module %s loaded\n", m.version[0] ? m.version : "");
+	else
+		printf("%s (showing its defaults)\n", MSL_NOT_LOADED);
+	msl_explain_print(stdout, &m.params, kind, &chain, rows,
+			  mglru_enabled(), ps);
+	ret = MSL_EXIT_OK;
+out:
+	for (i = 0; i < chain.n; i++)
+		free(paths[i]);
+	free(p);
+	msl_v2limits_free(&v2);
+	return ret;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * explain: module/policy.c's msl_decide() at every priority on a chain of
+ * levels (the cgroup, then its ancestors below the root), and the rule
+ * that decides each time.  The same source file runs in the kernel, so the
+ * tool cannot disagree with it.
+ */
+#include <string.h>
+
+#include "msl.h"
+
+struct cursor {
+	const struct msl_chain *chain;
+	unsigned int at;
+};
+
+static bool next_level(void *opaque, struct msl_level *level)
+{
+	struct cursor *c = opaque;
+
+	if (c->at >= c->chain->n)
+		return false;
+	*level = c->chain->level[c->at++];
+	return true;
+}
+
+void msl_explain(const struct msl_params *params, enum msl_kind kind,
+		 const struct msl_chain *chain,
+		 struct msl_explain_row rows[MSL_DEF_PRIORITY + 1])
+{
+	int i;
+
+	for (i = 0; i <= MSL_DEF_PRIORITY; i++) {
+		struct msl_step step = {
+			.kind = kind,
+			.is_root = chain->is_root,
+			.effective_priority = MSL_DEF_PRIORITY - i,
+			/* (effective 0 is sc->priority 0 too) */
+			.last_pass = i == MSL_DEF_PRIORITY,
+		};
+		struct cursor c = { chain, 0 };
+
+		rows[i].priority = step.effective_priority;
+		msl_decide(params, &step, next_level, &c, &rows[i].d);
+		step.nothing_eligible = true;
+		c.at = 0;
+		msl_decide(params, &step, next_level, &c,
+			   &rows[i].d_nothing_eligible);
+	}
+}
+
+static int level_of(const struct msl_chain *chain, uint64_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < chain->n; i++)
+		if (chain->level[i].cgroup_id == id)
+			return (int)i;
+	return -1;
+}
+
+static const char *name_of(const struct msl_chain *chain, int i)
+{
+	return i >= 0 && chain->path[i] ? chain->path[i] : "?";
+}
+
+const char *msl_explain_rule(const struct msl_params *params,
+			     const struct msl_chain *chain,
+			     const struct msl_explain_row *row, char *buf,
+			     size_t len)
+{
+	int i = level_of(chain, row->d.decider_id);
+	const struct msl_level *l = i >= 0 ? &chain->level[i] : NULL;
+
+	switch (row->d.reason) {
+	case MSL_REASON_OFF:
+		snprintf(buf, len, "the policy is off (enabled=N): reclaimed as stock");
+		break;
+	case MSL_REASON_TARGETED:
+		snprintf(buf, len, "targeted reclaim (a cgroup's own limit) is never gated");
+		break;
+	case MSL_REASON_ROOT:
+		snprintf(buf, len, "the root cgroup is always reclaimed");
+		break;
+	case MSL_REASON_PRIORITY:
+		if (row->priority >= params->priority_threshold)
+			snprintf(buf, len, "priority 0, direct reclaim's last pass, is never gated: every cgroup is reclaimed");
+		else
+			snprintf(buf, len, "effective priority %d < priority_threshold %d: every cgroup is reclaimed",
+				 row->priority, params->priority_threshold);
+		break;
+	case MSL_REASON_OVER:
+	case MSL_REASON_ANCESTOR_OVER:
+		if (l && l->src == MSL_LIMIT_UNSET)
+			snprintf(buf, len, "%s%s has no soft limit, which counts as 0 (unset_eligible=Y), and uses memory",
+				 row->d.reason == MSL_REASON_OVER ? "" : "ancestor ",
+				 name_of(chain, i));
+		else
+			snprintf(buf, len, "%s%s is over its soft limit",
+				 row->d.reason == MSL_REASON_OVER ? "" : "ancestor ",
+				 name_of(chain, i));
+		break;
+	case MSL_REASON_NOTHING_ELIGIBLE:
+		snprintf(buf, len, "the last first pass on this node found nothing but the root eligible (V8 2/2)");
+		break;
+	case MSL_REASON_UNDER:
+		snprintf(buf, len, "neither the cgroup nor an ancestor below the root is over its soft limit (%u level%s read)",
+			 row->d.levels, row->d.levels == 1 ? "" : "s");
+		break;
+	default:
+		snprintf(buf, len, "?");
+	}
+	return buf;
+}
+
+static void put_size(FILE *f, const char *fmt, uint64_t bytes)
+{
+	char buf[MSL_SIZE_BUF];
+
+	fprintf(f, fmt, msl_size_fmt(bytes, buf, sizeof(buf)));
+}
+
+static void print_chain(FILE *f, const struct msl_params *params,
+			const struct msl_chain *chain, unsigned long page_size)
+{
+	unsigned int i;
+
+	fprintf(f, "chain, from the cgroup up to below the root:\n");
+	fprintf(f, "  %10s %9s %10s %6s %5s  %s\n", "ID", "USAGE", "SOFT_LIMIT",
+		"LIMIT", "OVER", "CGROUP");
+	for (i = 0; i < chain->n; i++) {
+		const struct msl_level *l = &chain->level[i];
+
+		fprintf(f, "  %10llu", (unsigned long long)l->cgroup_id);
+		put_size(f, " %9s", l->usage * page_size);
+		/* v1 has no max: a limit beyond 4 EiB is as good as one. */
+		if ((l->src == MSL_LIMIT_SET || l->src == MSL_LIMIT_V1) &&
+		    l->soft_limit < (1ULL << 62) / page_size)
+			put_size(f, " %10s", l->soft_limit * page_size);
+		else
+			fprintf(f, " %10s", l->src == MSL_LIMIT_UNSET ? "-" : "max");
+		fprintf(f, " %6s %5s  ", msl_limit_src_name(l->src),
+			msl_level_over(params, l) ? "yes" : "no");
+		msl_put_cgroup(f, chain->path[i]);
+		fputc('\n', f);
+	}
+	if (!chain->n)
+		fprintf(f, "  (none: the root cgroup)\n");
+}
+
+void msl_explain_print(FILE *f, const struct msl_params *params,
+		       enum msl_kind kind, const struct msl_chain *chain,
+		       const struct msl_explain_row *rows, bool mglru,
+		       unsigned long page_size)
+{
+	char rule[512], mg[16];
+	bool ne_differs = false;
+	int i, lo;
+
+	fprintf(f, "policy: enabled=%s priority_threshold=%d unset_eligible=%s; reclaim kind %s\n",
+		params->enabled ? "Y" : "N", params->priority_threshold,
+		params->unset_eligible ? "Y" : "N", msl_kind_name(kind));
+	print_chain(f, params, chain, page_size);
+	fprintf(f, "\n%4s %9s %7s  %-16s %s\n", "PRIO", "MGLRU_SC", "VERDICT",
+		"REASON", "RULE");
+	for (i = 0; i <= MSL_DEF_PRIORITY; i++) {
+		const struct msl_explain_row *r = &rows[i];
+
+		/* MGLRU starts large reclaims at sc->priority 6..12. */
+		lo = r->priority - MSL_DEF_PRIORITY / 2;
+		snprintf(mg, sizeof(mg), "%d..%d", lo < 0 ? 0 : lo, r->priority);
+		fprintf(f, "%4d %9s %7s  %-16s %s\n", r->priority, mg,
+			msl_verdict_name(r->d.verdict),
+			msl_reason_name(r->d.reason),
+			msl_explain_rule(params, chain, r, rule, sizeof(rule)));
+		if (r->d.verdict != r->d_nothing_eligible.verdict)
+			ne_differs = true;
+	}
+	if (ne_differs)
+		fprintf(f, "\nA skip above becomes reclaim (nothing_eligible) while the last first pass on\n"
+			"the node found nothing but the root eligible (V8 2/2); the module keeps that\n"
+			"per node and it is not visible here.\n");
+	fprintf(f, "\nPRIO is the effective priority the policy sees.  On the classic LRU, and\n"
+		"for direct reclaim, it is sc->priority.  MGLRU starts kswapd and\n"
+		"memory.reclaim at an sc->priority of 6..12 (set_initial_priority) and the\n"
+		"module counts passes from there: effective priority P is an sc->priority\n"
+		"in MGLRU_SC, and the first pass is skipped whatever priority MGLRU started\n"
+		"it at.  MGLRU is %s here.\n", mglru ? "on" : "off");
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The loaded module: version and the parameters the policy runs with. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msl.h"
+
+bool msl_module_loaded(void)
+{
+	return access(MSL_SYS_MODULE, F_OK) == 0;
+}
+
+void msl_params_default(struct msl_params *p)
+{
+	/* V8, and the module's defaults (module/params.c). */
+	p->enabled = true;
+	p->priority_threshold = MSL_DEF_PRIORITY;
+	p->unset_eligible = true;
+}
+
+int msl_bool_word(const char *s, bool *out)
+{
+	switch (s[0]) {
+	case 'Y': case 'y': case '1':
+		*out = true;
+		return 0;
+	case 'N': case 'n': case '0':
+		*out = false;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int read_param(const char *name, char *buf, size_t len)
+{
+	char path[256];
+	ssize_t r;
+
+	snprintf(path, sizeof(path), MSL_PARAMS_DIR "/%s", name);
+	r = msl_read_file(path, buf, len);
+	if (r < 0)
+		return r;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+void msl_module_read(struct msl_module *m)
+{
+	char buf[64], *end;
+	bool b;
+	long v;
+	int ok = 0;
+
+	memset(m, 0, sizeof(*m));
+	msl_params_default(&m->params);
+	m->loaded = msl_module_loaded();
+	if (!m->loaded)
+		return;
+	if (msl_read_file(MSL_SYS_MODULE "/version", m->version,
+			  sizeof(m->version)) >= 0)
+		m->version[strcspn(m->version, "\n")] = '\0';
+	if (!read_param("enabled", buf, sizeof(buf)) && !msl_bool_word(buf, &b)) {
+		m->params.enabled = b;
+		ok++;
+	}
+	if (!read_param("priority_threshold", buf, sizeof(buf))) {
+		v = strtol(buf, &end, 10);
+		if (end != buf && !*end && v >= 0 && v <= MSL_DEF_PRIORITY) {
+			m->params.priority_threshold = (int)v;
+			ok++;
+		}
+	}
+	if (!read_param("unset_eligible", buf, sizeof(buf)) &&
+	    !msl_bool_word(buf, &b)) {
+		m->params.unset_eligible = b;
+		ok++;
+	}
+	if (!read_param("keep_v1_reclaim", buf, sizeof(buf)) &&
+	    !msl_bool_word(buf, &b))
+		m->keep_v1_reclaim = b;
+	m->params_read = ok == 3;
+}

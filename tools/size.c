@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Sizes: parsed by the module's own parser, printed the way they parse. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msl.h"
+
+int msl_size_parse(const char *s, uint64_t *bytes, bool *is_max)
+{
+	u64 b;
+	int ret;
+
+	ret = msl_parse_size(s, &b, is_max);	/* module/ctl_parse.c */
+	if (ret)
+		return ret;
+	*bytes = b;
+	return 0;
+}
+
+const char *msl_size_fmt(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = " KMGTPE";
+	int u, exact = 0, top = 0;
+
+	if (bytes == UINT64_MAX) {
+		snprintf(buf, len, "max");
+		return buf;
+	}
+	for (u = 1; u <= 6; u++) {
+		if (bytes >> (10 * u) == 0)
+			break;
+		top = u;
+		if (bytes % (1ULL << (10 * u)) == 0)
+			exact = u;
+	}
+	/* Exact when short (80M, 8000M, 1536), else one decimal (117.7M). */
+	if ((bytes >> (10 * exact)) < 10000) {
+		if (exact)
+			snprintf(buf, len, "%llu%c",
+				 (unsigned long long)(bytes >> (10 * exact)),
+				 units[exact]);
+		else
+			snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	} else {
+		snprintf(buf, len, "%.1f%c",
+			 (double)bytes / (double)(1ULL << (10 * top)), units[top]);
+	}
+	return buf;
+}
+
+int msl_seconds_parse(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v <= 0 || v > 86400)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
