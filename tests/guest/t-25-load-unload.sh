@@ -33,8 +33,18 @@ for i in $(seq "$cycles"); do
 	# the int3 of such a patch after the patch was complete (an "Oops:
 	# int3" that real CPUs cannot produce).  Load and unload, which patch
 	# the hooked functions' entries, stay in every cycle: they are the test.
-	[ "$i" -le 2 ] && echo 1 >"$MSL_TRACEFS/events/memcg_softlimit/decision/enable"
-	sleep 0.2
+	if [ "$i" -le 2 ]; then
+		echo 1 >"$MSL_TRACEFS/events/memcg_softlimit/decision/enable"
+		# Reclaim comes in bursts (a stream between two files, kswapd
+		# balanced for a moment): wait for a decision rather than a
+		# fixed time, so the switches below run while reclaim does.
+		for _ in $(seq 100); do
+			grep -q 'decision:' "$MSL_TRACEFS/trace" && break
+			sleep 0.2
+		done
+	else
+		sleep 0.2
+	fi
 	echo 0 >"/sys/module/$MSL_MODULE/parameters/enabled"
 	echo 1 >"/sys/module/$MSL_MODULE/parameters/enabled"
 	echo $((i % 13)) >"/sys/module/$MSL_MODULE/parameters/priority_threshold"
