@@ -19,6 +19,9 @@
 #   MSL_LOG_DIR       default <repo>/build/vm-logs
 #   MSL_GUEST_MEM     guest memory (default 512M)
 #   MSL_GUEST_CPUS    guest vCPUs (default 2)
+#   MSL_TCG_THREAD    multi (default: a host thread per vCPU) or single (the
+#                     vCPUs take turns on one thread; see README.md)
+#   MSL_LOG_NAME      base name of the log files (default: CONFIG)
 #   MSL_BOOT_TIMEOUT  seconds before a hung guest is killed (default 1500)
 #   MSL_GUEST_SWAP    if set, a blank 512M disk /dev/vdc for swap
 #                     (a size like 1G may be given instead of 1)
@@ -56,8 +59,11 @@ done
 
 LOG_DIR=${MSL_LOG_DIR:-$REPO/build/vm-logs}
 mkdir -p "$LOG_DIR"
-CONSOLE_LOG=$LOG_DIR/$CONFIG.console.log
-RESULTS=$LOG_DIR/$CONFIG.results.txt
+# A config booted twice (tests/run: once per TCG threading mode) keeps
+# each boot's logs apart.
+LOG_NAME=${MSL_LOG_NAME:-$CONFIG}
+CONSOLE_LOG=$LOG_DIR/$LOG_NAME.console.log
+RESULTS=$LOG_DIR/$LOG_NAME.results.txt
 : >"$CONSOLE_LOG"
 : >"$RESULTS"
 
@@ -114,7 +120,7 @@ CMDLINE+=" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 
 TIMEOUT=${MSL_BOOT_TIMEOUT:-1500}
 QEMU=(
-	qemu-system-x86_64 -machine accel=tcg -cpu max
+	qemu-system-x86_64 -accel "tcg,thread=${MSL_TCG_THREAD:-multi}" -cpu max
 	-m "${MSL_GUEST_MEM:-512M}" -smp "${MSL_GUEST_CPUS:-2}"
 	-nographic -nodefaults -no-reboot -monitor none
 	-serial "file:$CONSOLE_LOG" -serial "file:$RESULTS"
@@ -123,12 +129,12 @@ QEMU=(
 	"${DRIVES[@]}"
 	-append "$CMDLINE"
 )
-printf '%s\n' "${QEMU[*]}" >"$LOG_DIR/$CONFIG.qemu-cmdline"
+printf '%s\n' "${QEMU[*]}" >"$LOG_DIR/$LOG_NAME.qemu-cmdline"
 
 echo "[$CONFIG] booting $KVER (timeout ${TIMEOUT}s; console: ${CONSOLE_LOG#"$REPO"/})" >&2
 start=$SECONDS
 # -k: qemu ignoring SIGTERM is killed 10 s later.
-timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$LOG_DIR/$CONFIG.qemu.log" 2>&1 &
+timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$LOG_DIR/$LOG_NAME.qemu.log" 2>&1 &
 QPID=$!
 
 # Echo progress while the guest runs; the follower ends with qemu.
@@ -150,13 +156,13 @@ if [ -n "$FPID" ]; then
 	FPID=
 fi
 elapsed=$((SECONDS - start))
-echo "$elapsed" >"$LOG_DIR/$CONFIG.boot-seconds"
+echo "$elapsed" >"$LOG_DIR/$LOG_NAME.boot-seconds"
 case $rc in
 0) echo "[$CONFIG] guest powered off after ${elapsed}s" >&2 ;;
 124 | 137) echo "[$CONFIG] guest killed after ${elapsed}s: no poweroff within MSL_BOOT_TIMEOUT=${TIMEOUT}s (hung?)" >&2 ;;
 *)
 	echo "[$CONFIG] qemu exited with status $rc after ${elapsed}s:" >&2
-	tail -n 20 "$LOG_DIR/$CONFIG.qemu.log" >&2 || true
+	tail -n 20 "$LOG_DIR/$LOG_NAME.qemu.log" >&2 || true
 	;;
 esac
 exit $rc

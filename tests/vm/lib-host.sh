@@ -201,9 +201,11 @@ config_in_list() { # config_in_list CONFIG "patterns"
 	return 1
 }
 
-# expected_tests CONFIG: "<name> <timeout>" lines, in file-name order
+# expected_tests CONFIG [TCG]: "<name> <timeout>" lines, in file-name order;
+# with TCG (multi or single), only the tests whose "# tcg:" header (default
+# multi) names that threading mode.
 expected_tests() {
-	local config=$1 f name cfgs to
+	local config=$1 want_tcg=${2:-} f name cfgs to tcg
 	[ -d "$GUEST_SRC" ] || snapshot_guest
 	for f in "$GUEST_SRC"/t-*.sh; do
 		[ -e "$f" ] || continue
@@ -215,6 +217,8 @@ expected_tests() {
 			cfgs=all
 		fi
 		to=$(sed -n '1,30s/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$f" | head -n 1)
+		tcg=$(sed -n '1,30s/^#[[:space:]]*tcg:[[:space:]]*\([a-z]*\).*/\1/p' "$f" | head -n 1)
+		[ -z "$want_tcg" ] || [ "${tcg:-multi}" = "$want_tcg" ] || continue
 		config_in_list "$config" "$cfgs" && echo "$name ${to:-300}"
 	done
 	return 0
@@ -262,8 +266,9 @@ add_result() { # add_result CONFIG TEST VERDICT TIME REASON
 
 # collect_results CONFIG QEMU_RC "<expected names>"
 collect_results() {
-	local config=$1 qrc=$2 expected=$3 file=$LOG_DIR/$1.results.txt
-	local console=${LOG_DIR#"$REPO"/}/$1.console.log
+	local config=$1 qrc=$2 expected=$3 log_name=${4:-$1}
+	local file=$LOG_DIR/$log_name.results.txt
+	local console=${LOG_DIR#"$REPO"/}/$log_name.console.log
 	local line v n r done=0 last_begun='' crash
 	local -A verdict=() reason=() dur=() begun=()
 	local order=()
@@ -299,7 +304,7 @@ collect_results() {
 	fi
 
 	# What the console says about a crash, if anything.
-	local clog=$LOG_DIR/$config.console.log
+	local clog=$LOG_DIR/$log_name.console.log
 	local panic cause
 	panic=$(grep -aE 'Kernel panic' "$clog" 2>/dev/null | tail -n 1 | tr -d '\r' | sed 's/^\[[ 0-9.]*\] //' | head -c 120 || true)
 	# what led to it (the WARNING behind "panic_on_warn set", an Oops, ...)
