@@ -1,13 +1,14 @@
 #!/bin/bash
 # configs: all
 # timeout: 600
+# timeout-long: 5400
 # tcg: single
 # Loading, unloading and switching the policy while kswapd and direct
 # reclaim run on both CPUs: no splat (the runner checks dmesg), no leak of
 # module state (unloading WARNs on an entry left), and every unload
 # completes.  4 load/unload cycles, then 1,000 policy switches in a fifth
-# load (MSL_LONG=1: 1,000 cycles, about 4 s each under TCG, and 20,000
-# switches).
+# load (MSL_LONG=1: 1,000 cycles, about 4 s each under single-threaded TCG,
+# and 20,000 switches; MSL_RUN_BUDGET=6000 leaves one config the time).
 . "$MSL_PAYLOAD/guest/cases.sh"
 # Every load and unload live-patches the entries of the hooked functions and
 # kprobes' ftrace trampolines while both vCPUs run them.  With a host thread

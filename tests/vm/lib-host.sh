@@ -203,9 +203,10 @@ config_in_list() { # config_in_list CONFIG "patterns"
 
 # expected_tests CONFIG [TCG]: "<name> <timeout>" lines, in file-name order;
 # with TCG (multi or single), only the tests whose "# tcg:" header (default
-# multi) names that threading mode.
+# multi) names that threading mode.  With MSL_LONG=1, a "# timeout-long:"
+# header replaces "# timeout:".
 expected_tests() {
-	local config=$1 want_tcg=${2:-} f name cfgs to tcg
+	local config=$1 want_tcg=${2:-} f name cfgs to long_to tcg
 	[ -d "$GUEST_SRC" ] || snapshot_guest
 	for f in "$GUEST_SRC"/t-*.sh; do
 		[ -e "$f" ] || continue
@@ -217,6 +218,10 @@ expected_tests() {
 			cfgs=all
 		fi
 		to=$(sed -n '1,30s/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$f" | head -n 1)
+		if [ "${MSL_LONG:-0}" = 1 ]; then
+			long_to=$(sed -n '1,30s/^#[[:space:]]*timeout-long:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$f" | head -n 1)
+			to=${long_to:-$to}
+		fi
 		tcg=$(sed -n '1,30s/^#[[:space:]]*tcg:[[:space:]]*\([a-z]*\).*/\1/p' "$f" | head -n 1)
 		[ -z "$want_tcg" ] || [ "${tcg:-multi}" = "$want_tcg" ] || continue
 		config_in_list "$config" "$cfgs" && echo "$name ${to:-300}"
