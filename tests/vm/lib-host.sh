@@ -201,6 +201,11 @@ config_in_list() { # config_in_list CONFIG "patterns"
 	return 1
 }
 
+# test_header FILE FIELD: the value of a test's "# FIELD: value" header line
+test_header() {
+	sed -n "1,30s/^#[[:space:]]*$2:[[:space:]]*\([^[:space:]]*\).*/\1/p" "$1" | head -n 1
+}
+
 # expected_tests CONFIG [TCG]: "<name> <timeout>" lines, in file-name order;
 # with TCG (multi or single), only the tests whose "# tcg:" header (default
 # multi) names that threading mode.  With MSL_LONG=1, a "# timeout-long:"
@@ -217,12 +222,12 @@ expected_tests() {
 			msg "warning: $name has no '# configs:' header; running it on all configs"
 			cfgs=all
 		fi
-		to=$(sed -n '1,30s/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$f" | head -n 1)
+		to=$(test_header "$f" timeout)
 		if [ "${MSL_LONG:-0}" = 1 ]; then
-			long_to=$(sed -n '1,30s/^#[[:space:]]*timeout-long:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$f" | head -n 1)
+			long_to=$(test_header "$f" timeout-long)
 			to=${long_to:-$to}
 		fi
-		tcg=$(sed -n '1,30s/^#[[:space:]]*tcg:[[:space:]]*\([a-z]*\).*/\1/p' "$f" | head -n 1)
+		tcg=$(test_header "$f" tcg)
 		[ -z "$want_tcg" ] || [ "${tcg:-multi}" = "$want_tcg" ] || continue
 		config_in_list "$config" "$cfgs" && echo "$name ${to:-300}"
 	done
@@ -269,7 +274,7 @@ add_result() { # add_result CONFIG TEST VERDICT TIME REASON
 	R_REASON+=("$5")
 }
 
-# collect_results CONFIG QEMU_RC "<expected names>"
+# collect_results CONFIG QEMU_RC "<expected names>" [LOG_NAME (default CONFIG)]
 collect_results() {
 	local config=$1 qrc=$2 expected=$3 log_name=${4:-$1}
 	local file=$LOG_DIR/$log_name.results.txt
