@@ -1,6 +1,9 @@
 #!/bin/bash
-# configs: all
+# configs: 6.1-v1-classic 6.12-v2-mglru
 # timeout: 900
+# On one configuration per kernel and per cgroup version (6.1 v1, 6.12 v2):
+# what it reads (tracefs, the module's events and counters) does not depend
+# on the LRU; the policy itself is tested on all four (t-2x, t-30).
 # The bpftrace scripts in tools/bpftrace attach to the module's tracepoints
 # with Debian 12's bpftrace (0.17, args->field) and count what the
 # module's own counters count.

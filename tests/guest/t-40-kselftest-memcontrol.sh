@@ -1,13 +1,12 @@
 #!/bin/bash
-# configs: 6.1-v2-classic 6.12-v2-mglru
+# configs: *-v2-*
 # timeout: 480
 # Non-regression against the kernel's own cgroup v2 memory selftest:
 # tools/testing/selftests/cgroup/test_memcontrol, built on the host by
 # tests/vm/selftests.sh from the Debian linux-source of this very kernel,
 # passes with memcg_softlimit loaded (default parameters) exactly as it does
-# without it.  On the two stock cgroup v2 setups (6.1, 6.12 with MGLRU), to
-# keep make check within CI's time; 6.12 with lru_gen off was calibrated
-# with the same results (issue "Reliability").
+# without it.  On every cgroup v2 configuration (the selftest needs cgroup
+# v2; the v1 configuration cannot run it).
 #
 # 1. Base rounds W1 M1 W2 M2 (W = without the module, M = with it; all
 #    subtests), interleaved so that drift over the boot hits both sides.

@@ -1,5 +1,8 @@
 #!/bin/bash
-# configs: all
+# configs: 6.1-v1-classic 6.12-v2-mglru
+# On one configuration per kernel and per cgroup version (6.1 v1, 6.12 v2):
+# what it reads (tracefs, the module's events and counters) does not depend
+# on the LRU; the policy itself is tested on all four (t-2x, t-30).
 # memcg-softlimit on bad input: an unknown cgroup, the root, a garbage
 # size, a path that is not a cgroup, the module not loaded: the documented
 # message, exit status 2 (usage) or 1 (runtime), and nothing changed.

@@ -1,6 +1,9 @@
 #!/bin/bash
-# configs: all
+# configs: 6.1-v1-classic 6.12-v2-mglru
 # timeout: 600
+# On one configuration per kernel and per cgroup version (6.1 v1, 6.12 v2):
+# what it reads (tracefs, the module's events and counters) does not depend
+# on the LRU; the policy itself is tested on all four (t-2x, t-30).
 # memcg-softlimit stat: its totals are the module's snapshot and add up to
 # the decisions the test forced.  O is over its soft limit and U under it
 # (max); reclaim at the first pass must reclaim O and skip U.  cgroup v2:

@@ -1,6 +1,9 @@
 #!/bin/bash
-# configs: all
+# configs: 6.1-v1-classic 6.12-v2-mglru
 # timeout: 600
+# On one configuration per kernel and per cgroup version (6.1 v1, 6.12 v2):
+# what it reads (tracefs, the module's events and counters) does not depend
+# on the LRU; the policy itself is tested on all four (t-2x, t-30).
 # memcg-softlimit report on a trace-cmd recording agrees with stat: the
 # decisions and pages it counts from the events between the two snapshots
 # stat took while recording (--between-snapshots) are what the counters
