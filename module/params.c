@@ -58,6 +58,7 @@ void msl_current_params(struct msl_params *params)
 	params->enabled = READ_ONCE(enabled);
 	params->priority_threshold = READ_ONCE(priority_threshold);
 	params->unset_eligible = READ_ONCE(unset_eligible);
+	params->policy = MSL_POLICY_V8;
 }
 
 bool msl_keep_v1_reclaim(void)

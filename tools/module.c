@@ -18,6 +18,7 @@ void msl_params_default(struct msl_params *p)
 	p->enabled = true;
 	p->priority_threshold = MSL_DEF_PRIORITY;
 	p->unset_eligible = true;
+	p->policy = MSL_POLICY_V8;
 }
 
 int msl_bool_word(const char *s, bool *out)

@@ -199,9 +199,9 @@ static void unset_limit_is_named_as_such(void)
 	char *out;
 
 	memset(&chain, 0, sizeof(chain));
-	chain.level[0] = (struct msl_level){ 102, 50, 80, MSL_LIMIT_SET };
+	chain.level[0] = (struct msl_level){ 102, 50, 80, MSL_LIMIT_SET, false };
 	chain.path[0] = "/P/C";
-	chain.level[1] = (struct msl_level){ 101, 50, 0, MSL_LIMIT_UNSET };
+	chain.level[1] = (struct msl_level){ 101, 50, 0, MSL_LIMIT_UNSET, false };
 	chain.path[1] = "/P";
 	chain.n = 2;
 	msl_explain(&v8, MSL_KIND_DIRECT, &chain, rows);
