@@ -142,9 +142,41 @@ static enum msl_kind reclaim_kind(const void *sc, struct mem_cgroup *target)
 }
 
 struct level_cursor {
+	const struct msl_params *params;
 	struct mem_cgroup *memcg;
 	struct msl_level *self;
 };
+
+/*
+ * walk: is a child of @memcg's parent other than @memcg over its soft
+ * limit?  css_for_each_child() would do, but css_next_child() is not
+ * exported; the children list is RCU-protected (list_del_rcu() on
+ * release), and the caller holds rcu_read_lock() across the whole walk,
+ * which is all css_next_child() needs when it never drops the lock
+ * between steps.  No allocation, no sleeping, no lock.
+ *
+ * O(siblings) per level and per step.  Not cached yet: a per-parent
+ * cache for one jiffy in the parent's entry would bound it to one walk
+ * of the children per parent and jiffy.
+ */
+static bool sibling_over(const struct msl_params *params,
+			 struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *parent = parent_mem_cgroup(memcg);
+	struct cgroup_subsys_state *pos;
+	struct msl_level level;
+
+	if (!parent)
+		return false;
+	list_for_each_entry_rcu(pos, &parent->css.children, sibling) {
+		if (pos == &memcg->css)
+			continue;
+		msl_fill_level(mem_cgroup_from_css(pos), &level);
+		if (msl_level_over(params, &level))
+			return true;
+	}
+	return false;
+}
 
 static bool next_level(void *cursor, struct msl_level *level)
 {
@@ -160,6 +192,8 @@ static bool next_level(void *cursor, struct msl_level *level)
 	} else {
 		msl_fill_level(memcg, level);
 	}
+	level->sibling_over = c->params->policy == MSL_POLICY_WALK &&
+			      sibling_over(c->params, memcg);
 	c->memcg = parent_mem_cgroup(memcg);
 	return true;
 }
@@ -259,6 +293,7 @@ static enum msl_verdict gate_step(struct lruvec *lruvec, const void *sc,
 	} else {
 		entry = msl_fill_level(memcg, &self);
 	}
+	cursor.params = &params;
 	cursor.memcg = memcg;
 	cursor.self = step.is_root ? NULL : &self;
 	msl_decide(&params, &step, next_level, &cursor, &d);
@@ -267,10 +302,11 @@ static enum msl_verdict gate_step(struct lruvec *lruvec, const void *sc,
 	if (entry)
 		atomic64_inc(&entry->decisions[d.reason]);
 	trace_decision(&self, nid, priority, step.effective_priority,
-		       step.kind, &d, entry);
+		       step.kind, params.policy, &d, entry);
 	rcu_read_unlock();
 
-	if (d.reason == MSL_REASON_OVER || d.reason == MSL_REASON_ANCESTOR_OVER) {
+	if (d.reason == MSL_REASON_OVER || d.reason == MSL_REASON_ANCESTOR_OVER ||
+	    d.reason == MSL_REASON_NONE_OVER) {
 		pass_note(sc, SLOT_ELIGIBLE);
 		if (step.nothing_eligible)
 			clear_bit(nid, nothing_eligible);

@@ -61,6 +61,8 @@ TRACE_DEFINE_ENUM(MSL_REASON_NOTHING_ELIGIBLE);
 TRACE_DEFINE_ENUM(MSL_REASON_UNDER);
 TRACE_DEFINE_ENUM(MSL_REASON_SIBLING_OVER);
 TRACE_DEFINE_ENUM(MSL_REASON_NONE_OVER);
+TRACE_DEFINE_ENUM(MSL_POLICY_V8);
+TRACE_DEFINE_ENUM(MSL_POLICY_WALK);
 TRACE_DEFINE_ENUM(MSL_LIMIT_UNSET);
 TRACE_DEFINE_ENUM(MSL_LIMIT_SET);
 TRACE_DEFINE_ENUM(MSL_LIMIT_MAX);
@@ -91,6 +93,11 @@ TRACE_DEFINE_ENUM(MSL_LIMIT_V1);
 			 { MSL_REASON_SIBLING_OVER, "sibling_over" },	\
 			 { MSL_REASON_NONE_OVER, "none_over" })
 
+#define msl_show_policy(policy)						\
+	__print_symbolic(policy,					\
+			 { MSL_POLICY_V8, "v8" },			\
+			 { MSL_POLICY_WALK, "walk" })
+
 #define msl_show_limit_src(src)						\
 	__print_symbolic(src,						\
 			 { MSL_LIMIT_UNSET, "unset" },			\
@@ -102,17 +109,18 @@ TRACE_DEFINE_ENUM(MSL_LIMIT_V1);
  * One per reclaim step that the module gated: which memcg, on which node,
  * at which priority, for which kind of reclaim, and what was decided why.
  * usage and soft_limit are the memcg's own, in bytes; soft_limit is the
- * effective one (0 for unset under unset_eligible, U64_MAX for max).
+ * effective one (0 for unset under unset_eligible, U64_MAX for max);
+ * policy is the rule that decided (module parameter policy).
  */
 TRACE_EVENT(decision,
 
 	TP_PROTO(const struct msl_level *self, int nid, int priority,
 		 int effective_priority, unsigned int kind,
-		 const struct msl_decision *decision,
+		 unsigned int policy, const struct msl_decision *decision,
 		 const struct msl_memcg *totals),
 
-	TP_ARGS(self, nid, priority, effective_priority, kind, decision,
-		totals),
+	TP_ARGS(self, nid, priority, effective_priority, kind, policy,
+		decision, totals),
 
 	TP_STRUCT__entry(
 		__field(u64, cgroup_id)
@@ -130,6 +138,7 @@ TRACE_EVENT(decision,
 		__field(unsigned int, verdict)
 		__field(unsigned int, reason)
 		__field(unsigned int, limit_src)
+		__field(unsigned int, policy)
 	),
 
 	TP_fast_assign(
@@ -151,9 +160,10 @@ TRACE_EVENT(decision,
 		__entry->verdict = decision->verdict;
 		__entry->reason = decision->reason;
 		__entry->limit_src = self->src;
+		__entry->policy = policy;
 	),
 
-	TP_printk("cgroup_id=%llu nid=%d priority=%d effective_priority=%d kind=%s verdict=%s reason=%s usage=%llu soft_limit=%llu limit=%s decider_id=%llu reclaims=%llu skips=%llu scanned=%llu reclaimed=%llu",
+	TP_printk("cgroup_id=%llu nid=%d priority=%d effective_priority=%d kind=%s verdict=%s reason=%s usage=%llu soft_limit=%llu limit=%s decider_id=%llu reclaims=%llu skips=%llu scanned=%llu reclaimed=%llu policy=%s",
 		  __entry->cgroup_id, __entry->nid, __entry->priority,
 		  __entry->effective_priority,
 		  msl_show_kind(__entry->kind),
@@ -162,7 +172,8 @@ TRACE_EVENT(decision,
 		  __entry->usage, __entry->soft_limit,
 		  msl_show_limit_src(__entry->limit_src),
 		  __entry->decider_id, __entry->reclaims, __entry->skips,
-		  __entry->scanned, __entry->reclaimed)
+		  __entry->scanned, __entry->reclaimed,
+		  msl_show_policy(__entry->policy))
 );
 
 /* After a gated call that ran: the pages it scanned and reclaimed. */
