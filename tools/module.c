@@ -78,6 +78,12 @@ void msl_module_read(struct msl_module *m)
 		m->params.unset_eligible = b;
 		ok++;
 	}
+	/* (absent before the policy parameter: V8) */
+	if (!read_param("policy", buf, sizeof(buf))) {
+		v = msl_policy_parse(buf);
+		if (v >= 0)
+			m->params.policy = v;
+	}
 	if (!read_param("keep_v1_reclaim", buf, sizeof(buf)) &&
 	    !msl_bool_word(buf, &b))
 		m->keep_v1_reclaim = b;
