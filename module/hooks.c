@@ -15,6 +15,7 @@
  */
 #include <linux/bitmap.h>
 #include <linux/hash.h>
+#include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/memcontrol.h>
 #include <linux/mmzone.h>
@@ -148,34 +149,66 @@ struct level_cursor {
 };
 
 /*
- * walk: is a child of @memcg's parent other than @memcg over its soft
- * limit?  css_for_each_child() would do, but css_next_child() is not
- * exported; the children list is RCU-protected (list_del_rcu() on
- * release), and the caller holds rcu_read_lock() across the whole walk,
- * which is all css_next_child() needs when it never drops the lock
- * between steps.  No allocation, no sleeping, no lock.
- *
- * O(siblings) per level and per step.  Not cached yet: a per-parent
- * cache for one jiffy in the parent's entry would bound it to one walk
- * of the children per parent and jiffy.
+ * walk: which children of a memcg are over their soft limit, cached in the
+ * memcg's entry for one jiffy: how many (0, 1, or 2 for two or more), the
+ * low bits of the id of the one when there is one, and the jiffy.  0 is
+ * "not cached" (a miss).  Within that jiffy an answer may miss a limit or
+ * a usage that crossed over; that is all the staleness there is.
  */
-static bool sibling_over(const struct msl_params *params,
-			 struct mem_cgroup *memcg)
+#define OC_COUNT_SHIFT		62
+#define OC_STAMP_MASK		GENMASK_ULL(61, 32)
+#define OC_STAMP_SHIFT		32
+#define OC_ID_MASK		GENMASK_ULL(31, 0)
+
+/*
+ * css_for_each_child() would do, but css_next_child() is not exported.
+ * The children list is RCU-protected (list_del_rcu() on release) and the
+ * caller holds rcu_read_lock() across the whole walk, which is all
+ * css_next_child() needs when the lock is not dropped between steps.  No
+ * allocation, no sleeping, no lock; O(children), stopping at the second
+ * child over.
+ */
+static u64 scan_over_children(const struct msl_params *params,
+			      struct mem_cgroup *parent)
 {
-	struct mem_cgroup *parent = parent_mem_cgroup(memcg);
 	struct cgroup_subsys_state *pos;
 	struct msl_level level;
+	u64 count = 0, id = 0;
+
+	list_for_each_entry_rcu(pos, &parent->css.children, sibling) {
+		msl_fill_level(mem_cgroup_from_css(pos), &level);
+		if (!msl_level_over(params, &level))
+			continue;
+		if (++count == 2)
+			break;
+		id = level.cgroup_id;
+	}
+	return count << OC_COUNT_SHIFT | (id & OC_ID_MASK);
+}
+
+/* walk: is a child of @memcg's parent other than @memcg (@id) over? */
+static bool sibling_over(const struct msl_params *params,
+			 struct mem_cgroup *memcg, u64 id)
+{
+	struct mem_cgroup *parent = parent_mem_cgroup(memcg);
+	unsigned long now = jiffies;
+	struct msl_memcg *e;
+	u64 stamp, v = 0, count;
 
 	if (!parent)
 		return false;
-	list_for_each_entry_rcu(pos, &parent->css.children, sibling) {
-		if (pos == &memcg->css)
-			continue;
-		msl_fill_level(mem_cgroup_from_css(pos), &level);
-		if (msl_level_over(params, &level))
-			return true;
+	stamp = ((u64)now << OC_STAMP_SHIFT) & OC_STAMP_MASK;
+	/* The parent's entry; the root's too, made at its first decision. */
+	e = msl_state_find(cgroup_id(parent->css.cgroup));
+	if (e)
+		v = atomic64_read(&e->over_children);
+	if (!v || (v & OC_STAMP_MASK) != stamp) {
+		v = scan_over_children(params, parent) | stamp;
+		if (e)
+			atomic64_set(&e->over_children, v);
 	}
-	return false;
+	count = v >> OC_COUNT_SHIFT;
+	return count > 1 || (count == 1 && (v & OC_ID_MASK) != (id & OC_ID_MASK));
 }
 
 static bool next_level(void *cursor, struct msl_level *level)
@@ -193,7 +226,7 @@ static bool next_level(void *cursor, struct msl_level *level)
 		msl_fill_level(memcg, level);
 	}
 	level->sibling_over = c->params->policy == MSL_POLICY_WALK &&
-			      sibling_over(c->params, memcg);
+			      sibling_over(c->params, memcg, level->cgroup_id);
 	c->memcg = parent_mem_cgroup(memcg);
 	return true;
 }
