@@ -177,6 +177,11 @@ if [ -n "${MSL_TOOL:-}" ]; then
 	assert_true "explain -p v8: A1 reclaimed, over" grep -qE '^ +12 .* reclaim +over ' "$S/explain.v8"
 	"$MSL_TOOL" explain -p excess "$MSL_CGROUP_ROOT/A/A1" >/dev/null 2>&1
 	assert_eq "$?" 2 "explain -p excess: usage error"
+	"$MSL_TOOL" tree -n >"$S/tree.walk" || fail "tree failed"
+	echo "---- tree (walk, case c)"; cat "$S/tree.walk"
+	assert_true "tree (walk): A1 skipped, sibling_over" grep -qE -- '-- A1 .* skip \(sibling_over\)' "$S/tree.walk"
+	assert_true "tree (walk): B reclaimed, over" grep -qE -- '-- B .* reclaim \(over\)' "$S/tree.walk"
+	assert_true "tree (walk): C skipped, sibling_over" grep -qE -- '-- C .* skip \(sibling_over\)' "$S/tree.walk"
 fi
 # (d) A's limit (15) below its children's (16 + 16), A (24) over.
 run d 15 16 16 u u -- "$R/ancestor_over" "$R/ancestor_over" "$S_/under" "$S_/under" \
