@@ -15,6 +15,7 @@
  */
 #include <linux/bitmap.h>
 #include <linux/hash.h>
+#include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/memcontrol.h>
 #include <linux/mmzone.h>
@@ -142,9 +143,73 @@ static enum msl_kind reclaim_kind(const void *sc, struct mem_cgroup *target)
 }
 
 struct level_cursor {
+	const struct msl_params *params;
 	struct mem_cgroup *memcg;
 	struct msl_level *self;
 };
+
+/*
+ * walk: which children of a memcg are over their soft limit, cached in the
+ * memcg's entry for one jiffy: how many (0, 1, or 2 for two or more), the
+ * low bits of the id of the one when there is one, and the jiffy.  0 is
+ * "not cached" (a miss).  Within that jiffy an answer may miss a limit or
+ * a usage that crossed over; that is all the staleness there is.
+ */
+#define OC_COUNT_SHIFT		62
+#define OC_STAMP_MASK		GENMASK_ULL(61, 32)
+#define OC_STAMP_SHIFT		32
+#define OC_ID_MASK		GENMASK_ULL(31, 0)
+
+/*
+ * css_for_each_child() would do, but css_next_child() is not exported.
+ * The children list is RCU-protected (list_del_rcu() on release) and the
+ * caller holds rcu_read_lock() across the whole walk, which is all
+ * css_next_child() needs when the lock is not dropped between steps.  No
+ * allocation, no sleeping, no lock; O(children), stopping at the second
+ * child over.
+ */
+static u64 scan_over_children(const struct msl_params *params,
+			      struct mem_cgroup *parent)
+{
+	struct cgroup_subsys_state *pos;
+	struct msl_level level;
+	u64 count = 0, id = 0;
+
+	list_for_each_entry_rcu(pos, &parent->css.children, sibling) {
+		msl_fill_level(mem_cgroup_from_css(pos), &level);
+		if (!msl_level_over(params, &level))
+			continue;
+		if (++count == 2)
+			break;
+		id = level.cgroup_id;
+	}
+	return count << OC_COUNT_SHIFT | (id & OC_ID_MASK);
+}
+
+/* walk: is a child of @memcg's parent other than @memcg (@id) over? */
+static bool sibling_over(const struct msl_params *params,
+			 struct mem_cgroup *memcg, u64 id)
+{
+	struct mem_cgroup *parent = parent_mem_cgroup(memcg);
+	unsigned long now = jiffies;
+	struct msl_memcg *e;
+	u64 stamp, v = 0, count;
+
+	if (!parent)
+		return false;
+	stamp = ((u64)now << OC_STAMP_SHIFT) & OC_STAMP_MASK;
+	/* The parent's entry; the root's too, made at its first decision. */
+	e = msl_state_find(cgroup_id(parent->css.cgroup));
+	if (e)
+		v = atomic64_read(&e->over_children);
+	if (!v || (v & OC_STAMP_MASK) != stamp) {
+		v = scan_over_children(params, parent) | stamp;
+		if (e)
+			atomic64_set(&e->over_children, v);
+	}
+	count = v >> OC_COUNT_SHIFT;
+	return count > 1 || (count == 1 && (v & OC_ID_MASK) != (id & OC_ID_MASK));
+}
 
 static bool next_level(void *cursor, struct msl_level *level)
 {
@@ -160,6 +225,8 @@ static bool next_level(void *cursor, struct msl_level *level)
 	} else {
 		msl_fill_level(memcg, level);
 	}
+	level->sibling_over = c->params->policy == MSL_POLICY_WALK &&
+			      sibling_over(c->params, memcg, level->cgroup_id);
 	c->memcg = parent_mem_cgroup(memcg);
 	return true;
 }
@@ -259,6 +326,7 @@ static enum msl_verdict gate_step(struct lruvec *lruvec, const void *sc,
 	} else {
 		entry = msl_fill_level(memcg, &self);
 	}
+	cursor.params = &params;
 	cursor.memcg = memcg;
 	cursor.self = step.is_root ? NULL : &self;
 	msl_decide(&params, &step, next_level, &cursor, &d);
@@ -267,10 +335,11 @@ static enum msl_verdict gate_step(struct lruvec *lruvec, const void *sc,
 	if (entry)
 		atomic64_inc(&entry->decisions[d.reason]);
 	trace_decision(&self, nid, priority, step.effective_priority,
-		       step.kind, &d, entry);
+		       step.kind, params.policy, &d, entry);
 	rcu_read_unlock();
 
-	if (d.reason == MSL_REASON_OVER || d.reason == MSL_REASON_ANCESTOR_OVER) {
+	if (d.reason == MSL_REASON_OVER || d.reason == MSL_REASON_ANCESTOR_OVER ||
+	    d.reason == MSL_REASON_NONE_OVER) {
 		pass_note(sc, SLOT_ELIGIBLE);
 		if (step.nothing_eligible)
 			clear_bit(nid, nothing_eligible);

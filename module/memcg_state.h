@@ -25,6 +25,8 @@ struct msl_memcg {
 	atomic64_t decisions[MSL_NR_REASONS];
 	atomic64_t scanned[MSL_NR_KINDS];
 	atomic64_t reclaimed[MSL_NR_KINDS];
+	/* policy walk: which children are over, for one jiffy (hooks.c) */
+	atomic64_t over_children;
 	struct rcu_head rcu;
 };
 

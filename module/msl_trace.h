@@ -25,7 +25,7 @@ static inline u64 msl_tp_decisions(const struct msl_memcg *e, bool skips)
 	if (!e)
 		return 0;
 	for (r = 0; r < MSL_NR_REASONS; r++)
-		if (skips == (r == MSL_REASON_UNDER))
+		if (skips == msl_reason_skips(r))
 			sum += atomic64_read(&e->decisions[r]);
 	return sum;
 }
@@ -59,6 +59,10 @@ TRACE_DEFINE_ENUM(MSL_REASON_OVER);
 TRACE_DEFINE_ENUM(MSL_REASON_ANCESTOR_OVER);
 TRACE_DEFINE_ENUM(MSL_REASON_NOTHING_ELIGIBLE);
 TRACE_DEFINE_ENUM(MSL_REASON_UNDER);
+TRACE_DEFINE_ENUM(MSL_REASON_SIBLING_OVER);
+TRACE_DEFINE_ENUM(MSL_REASON_NONE_OVER);
+TRACE_DEFINE_ENUM(MSL_POLICY_V8);
+TRACE_DEFINE_ENUM(MSL_POLICY_WALK);
 TRACE_DEFINE_ENUM(MSL_LIMIT_UNSET);
 TRACE_DEFINE_ENUM(MSL_LIMIT_SET);
 TRACE_DEFINE_ENUM(MSL_LIMIT_MAX);
@@ -85,7 +89,14 @@ TRACE_DEFINE_ENUM(MSL_LIMIT_V1);
 			 { MSL_REASON_OVER, "over" },			\
 			 { MSL_REASON_ANCESTOR_OVER, "ancestor_over" },	\
 			 { MSL_REASON_NOTHING_ELIGIBLE, "nothing_eligible" }, \
-			 { MSL_REASON_UNDER, "under" })
+			 { MSL_REASON_UNDER, "under" },		\
+			 { MSL_REASON_SIBLING_OVER, "sibling_over" },	\
+			 { MSL_REASON_NONE_OVER, "none_over" })
+
+#define msl_show_policy(policy)						\
+	__print_symbolic(policy,					\
+			 { MSL_POLICY_V8, "v8" },			\
+			 { MSL_POLICY_WALK, "walk" })
 
 #define msl_show_limit_src(src)						\
 	__print_symbolic(src,						\
@@ -98,17 +109,18 @@ TRACE_DEFINE_ENUM(MSL_LIMIT_V1);
  * One per reclaim step that the module gated: which memcg, on which node,
  * at which priority, for which kind of reclaim, and what was decided why.
  * usage and soft_limit are the memcg's own, in bytes; soft_limit is the
- * effective one (0 for unset under unset_eligible, U64_MAX for max).
+ * effective one (0 for unset under unset_eligible, U64_MAX for max);
+ * policy is the rule that decided (module parameter policy).
  */
 TRACE_EVENT(decision,
 
 	TP_PROTO(const struct msl_level *self, int nid, int priority,
 		 int effective_priority, unsigned int kind,
-		 const struct msl_decision *decision,
+		 unsigned int policy, const struct msl_decision *decision,
 		 const struct msl_memcg *totals),
 
-	TP_ARGS(self, nid, priority, effective_priority, kind, decision,
-		totals),
+	TP_ARGS(self, nid, priority, effective_priority, kind, policy,
+		decision, totals),
 
 	TP_STRUCT__entry(
 		__field(u64, cgroup_id)
@@ -126,6 +138,7 @@ TRACE_EVENT(decision,
 		__field(unsigned int, verdict)
 		__field(unsigned int, reason)
 		__field(unsigned int, limit_src)
+		__field(unsigned int, policy)
 	),
 
 	TP_fast_assign(
@@ -147,9 +160,10 @@ TRACE_EVENT(decision,
 		__entry->verdict = decision->verdict;
 		__entry->reason = decision->reason;
 		__entry->limit_src = self->src;
+		__entry->policy = policy;
 	),
 
-	TP_printk("cgroup_id=%llu nid=%d priority=%d effective_priority=%d kind=%s verdict=%s reason=%s usage=%llu soft_limit=%llu limit=%s decider_id=%llu reclaims=%llu skips=%llu scanned=%llu reclaimed=%llu",
+	TP_printk("cgroup_id=%llu nid=%d priority=%d effective_priority=%d kind=%s verdict=%s reason=%s usage=%llu soft_limit=%llu limit=%s decider_id=%llu reclaims=%llu skips=%llu scanned=%llu reclaimed=%llu policy=%s",
 		  __entry->cgroup_id, __entry->nid, __entry->priority,
 		  __entry->effective_priority,
 		  msl_show_kind(__entry->kind),
@@ -158,7 +172,8 @@ TRACE_EVENT(decision,
 		  __entry->usage, __entry->soft_limit,
 		  msl_show_limit_src(__entry->limit_src),
 		  __entry->decider_id, __entry->reclaims, __entry->skips,
-		  __entry->scanned, __entry->reclaimed)
+		  __entry->scanned, __entry->reclaimed,
+		  msl_show_policy(__entry->policy))
 );
 
 /* After a gated call that ran: the pages it scanned and reclaimed. */
@@ -222,6 +237,8 @@ TRACE_EVENT(snapshot,
 		__field(u64, ancestor_over)
 		__field(u64, nothing_eligible)
 		__field(u64, under)
+		__field(u64, sibling_over)
+		__field(u64, none_over)
 		__field(u64, scanned_kswapd)
 		__field(u64, reclaimed_kswapd)
 		__field(u64, scanned_direct)
@@ -246,6 +263,10 @@ TRACE_EVENT(snapshot,
 		__entry->nothing_eligible =
 			atomic64_read(&e->decisions[MSL_REASON_NOTHING_ELIGIBLE]);
 		__entry->under = atomic64_read(&e->decisions[MSL_REASON_UNDER]);
+		__entry->sibling_over =
+			atomic64_read(&e->decisions[MSL_REASON_SIBLING_OVER]);
+		__entry->none_over =
+			atomic64_read(&e->decisions[MSL_REASON_NONE_OVER]);
 		__entry->scanned_kswapd = atomic64_read(&e->scanned[MSL_KIND_KSWAPD]);
 		__entry->reclaimed_kswapd =
 			atomic64_read(&e->reclaimed[MSL_KIND_KSWAPD]);
@@ -262,11 +283,12 @@ TRACE_EVENT(snapshot,
 			atomic64_read(&e->reclaimed[MSL_KIND_TARGETED]);
 	),
 
-	TP_printk("seq=%llu cgroup_id=%llu policy_off=%llu targeted=%llu root=%llu below_threshold=%llu over=%llu ancestor_over=%llu nothing_eligible=%llu under=%llu scanned_kswapd=%llu reclaimed_kswapd=%llu scanned_direct=%llu reclaimed_direct=%llu scanned_proactive=%llu reclaimed_proactive=%llu scanned_targeted=%llu reclaimed_targeted=%llu",
+	TP_printk("seq=%llu cgroup_id=%llu policy_off=%llu targeted=%llu root=%llu below_threshold=%llu over=%llu ancestor_over=%llu nothing_eligible=%llu under=%llu sibling_over=%llu none_over=%llu scanned_kswapd=%llu reclaimed_kswapd=%llu scanned_direct=%llu reclaimed_direct=%llu scanned_proactive=%llu reclaimed_proactive=%llu scanned_targeted=%llu reclaimed_targeted=%llu",
 		  __entry->seq, __entry->cgroup_id, __entry->policy_off,
 		  __entry->targeted, __entry->root, __entry->below_threshold,
 		  __entry->over, __entry->ancestor_over,
 		  __entry->nothing_eligible, __entry->under,
+		  __entry->sibling_over, __entry->none_over,
 		  __entry->scanned_kswapd, __entry->reclaimed_kswapd,
 		  __entry->scanned_direct, __entry->reclaimed_direct,
 		  __entry->scanned_proactive, __entry->reclaimed_proactive,

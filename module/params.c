@@ -7,6 +7,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/sysfs.h>
 
 #include "internal.h"
 
@@ -43,6 +44,31 @@ module_param(unset_eligible, bool, 0644);
 MODULE_PARM_DESC(unset_eligible,
 		 "An unset soft limit counts as 0, so the memcg is always eligible (V8, default Y); N: unset means never over, as stock kernels");
 
+static int policy = MSL_POLICY_V8;
+
+static int policy_set(const char *val, const struct kernel_param *kp)
+{
+	int value = msl_policy_parse(val);
+
+	if (value < 0)
+		return msl_word_is(val, "excess") ? -EOPNOTSUPP : -EINVAL;
+	WRITE_ONCE(policy, value);
+	return 0;
+}
+
+static int policy_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n", msl_policy_name(READ_ONCE(policy)));
+}
+
+static const struct kernel_param_ops policy_ops = {
+	.set = policy_set,
+	.get = policy_get,
+};
+module_param_cb(policy, &policy_ops, &policy, 0644);
+MODULE_PARM_DESC(policy,
+		 "First-pass rule: v8 (default: reclaim a memcg when it or an ancestor is over its soft limit) or walk (top-down: at each level reclaim only the children over their soft limits, whole subtrees; descend where none is); excess is not implemented yet (EOPNOTSUPP)");
+
 static bool keep_v1_reclaim;
 module_param(keep_v1_reclaim, bool, 0644);
 MODULE_PARM_DESC(keep_v1_reclaim,
@@ -58,6 +84,7 @@ void msl_current_params(struct msl_params *params)
 	params->enabled = READ_ONCE(enabled);
 	params->priority_threshold = READ_ONCE(priority_threshold);
 	params->unset_eligible = READ_ONCE(unset_eligible);
+	params->policy = READ_ONCE(policy);
 }
 
 bool msl_keep_v1_reclaim(void)

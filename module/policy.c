@@ -55,16 +55,14 @@ bool msl_decide_early(const struct msl_params *params,
 	return true;
 }
 
-void msl_decide(const struct msl_params *params, const struct msl_step *step,
-		msl_next_level_fn next, void *cursor, struct msl_decision *out)
+/* V8: over when the memcg or any ancestor below the root is over. */
+static void decide_v8(const struct msl_params *params,
+		      const struct msl_step *step, msl_next_level_fn next,
+		      void *cursor, struct msl_decision *out)
 {
 	struct msl_level level;
 
-	if (msl_decide_early(params, step, out))
-		return;
-
 	set_decision(out, MSL_SKIP, MSL_REASON_UNDER);
-	/* Over when the memcg or any ancestor below the root is over. */
 	while (next(cursor, &level)) {
 		out->levels++;
 		if (msl_level_over(params, &level)) {
@@ -80,6 +78,49 @@ void msl_decide(const struct msl_params *params, const struct msl_step *step,
 		out->verdict = MSL_RECLAIM;
 		out->reason = MSL_REASON_NOTHING_ELIGIBLE;
 	}
+}
+
+/*
+ * walk (the KS2012 article): top-down from the root's children, the first
+ * level whose node on the memcg's path is over makes the memcg eligible
+ * (its whole subtree goes); the first level where that node is not over
+ * but one of its siblings is skips the memcg (reclaim goes to the over
+ * siblings only); a level with no one over descends.  With no level
+ * decided, none is over along the path: reclaim in proportion, as stock.
+ *
+ * The levels come bottom-up, so the last level that decides wins.
+ */
+static void decide_walk(const struct msl_params *params,
+			msl_next_level_fn next, void *cursor,
+			struct msl_decision *out)
+{
+	struct msl_level level;
+
+	set_decision(out, MSL_RECLAIM, MSL_REASON_NONE_OVER);
+	while (next(cursor, &level)) {
+		out->levels++;
+		if (msl_level_over(params, &level)) {
+			out->verdict = MSL_RECLAIM;
+			out->reason = out->levels == 1 ? MSL_REASON_OVER :
+							 MSL_REASON_ANCESTOR_OVER;
+			out->decider_id = level.cgroup_id;
+		} else if (level.sibling_over) {
+			out->verdict = MSL_SKIP;
+			out->reason = MSL_REASON_SIBLING_OVER;
+			out->decider_id = level.cgroup_id;
+		}
+	}
+}
+
+void msl_decide(const struct msl_params *params, const struct msl_step *step,
+		msl_next_level_fn next, void *cursor, struct msl_decision *out)
+{
+	if (msl_decide_early(params, step, out))
+		return;
+	if (params->policy == MSL_POLICY_WALK)
+		decide_walk(params, next, cursor, out);
+	else
+		decide_v8(params, step, next, cursor, out);
 }
 
 static const char *const kind_names[] = {
@@ -103,6 +144,13 @@ static const char *const reason_names[] = {
 	[MSL_REASON_ANCESTOR_OVER] = "ancestor_over",
 	[MSL_REASON_NOTHING_ELIGIBLE] = "nothing_eligible",
 	[MSL_REASON_UNDER] = "under",
+	[MSL_REASON_SIBLING_OVER] = "sibling_over",
+	[MSL_REASON_NONE_OVER] = "none_over",
+};
+
+static const char *const policy_names[] = {
+	[MSL_POLICY_V8] = "v8",
+	[MSL_POLICY_WALK] = "walk",
 };
 
 static const char *const limit_src_names[] = {
@@ -136,4 +184,39 @@ const char *msl_reason_name(unsigned int reason)
 const char *msl_limit_src_name(unsigned int src)
 {
 	return lookup(limit_src_names, ARRAY_SIZE(limit_src_names), src);
+}
+
+const char *msl_policy_name(unsigned int policy)
+{
+	return lookup(policy_names, ARRAY_SIZE(policy_names), policy);
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+bool msl_word_is(const char *s, const char *word)
+{
+	while (blank(*s))
+		s++;
+	while (*word && *s == *word) {
+		s++;
+		word++;
+	}
+	if (*word)
+		return false;
+	while (blank(*s))
+		s++;
+	return !*s;
+}
+
+int msl_policy_parse(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(policy_names); i++)
+		if (msl_word_is(s, policy_names[i]))
+			return (int)i;
+	return -1;
 }

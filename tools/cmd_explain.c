@@ -4,6 +4,7 @@
  * would read it now (usage, soft limit), run through the module's policy
  * at every priority with the module's current parameters.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -34,14 +35,63 @@ static bool mglru_enabled(void)
 	return strtoul(buf, NULL, 0) & 1;
 }
 
+/*
+ * walk: is a child of @cgpath's parent, other than @cgpath, over its soft
+ * limit?  The module asks the same of the memory controller's children;
+ * a v2 cgroup without a memcg of its own is not one of them.
+ */
+static bool sibling_over(const struct msl_cgfs *fs, const char *cgpath,
+			 const struct msl_v2limits *v2,
+			 const struct msl_params *params, uint64_t ps)
+{
+	char parent[PATH_MAX], dir[PATH_MAX * 2], child[PATH_MAX];
+	const char *slash = strrchr(cgpath, '/');
+	struct msl_level l = { 0 };
+	struct msl_limit lim;
+	struct dirent *de;
+	bool over = false;
+	uint64_t usage;
+	DIR *d;
+
+	if (!slash || slash == cgpath)
+		snprintf(parent, sizeof(parent), "/");
+	else
+		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - cgpath),
+			 cgpath);
+	msl_cg_fspath(fs, parent, dir, sizeof(dir));
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!over && (de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (snprintf(child, sizeof(child), "%s/%s",
+			     strcmp(parent, "/") ? parent : "", de->d_name) >=
+		    (int)sizeof(child))
+			continue;
+		if (!strcmp(child, cgpath) || !msl_cg_has_memcg(fs, child) ||
+		    msl_cg_usage(fs, child, &usage) ||
+		    msl_limit_get(fs, child, v2, &lim))
+			continue;
+		l.usage = usage / ps;
+		l.src = lim.src;
+		l.soft_limit = lim.bytes / ps;
+		over = msl_level_over(params, &l);
+	}
+	closedir(d);
+	return over;
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "kind", required_argument, NULL, 'k' },
+		{ "policy", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' }, { 0 } };
 	char cgpath[PATH_MAX], msg[PATH_MAX * 3], *paths[MSL_EXPLAIN_MAX_LEVELS];
 	struct msl_explain_row rows[MSL_DEF_PRIORITY + 1];
 	enum msl_kind kind = MSL_KIND_KSWAPD;
+	int policy = -1;
 	struct msl_v2limits v2 = { 0 };
 	uint64_t id, ps, usage;
 	static struct msl_chain chain;
@@ -53,8 +103,16 @@ int cmd_explain(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+k:h", opts, NULL)) != -1) {
-		if (c == 'k') {
+	while ((c = getopt_long(argc, argv, "+k:p:h", opts, NULL)) != -1) {
+		if (c == 'p') {
+			policy = msl_policy_parse(optarg);
+			if (policy < 0) {
+				msl_err("bad policy '%s': v8 or walk%s", optarg,
+					msl_word_is(optarg, "excess") ?
+					" (excess is not implemented yet)" : "");
+				return MSL_EXIT_USAGE;
+			}
+		} else if (c == 'k') {
 			if (parse_kind(optarg, &kind)) {
 				msl_err("bad kind '%s': kswapd, direct, proactive or targeted",
 					optarg);
@@ -76,6 +134,8 @@ int cmd_explain(int argc, char **argv)
 		return ret;
 	}
 	msl_module_read(&m);
+	if (policy >= 0)
+		m.params.policy = policy;
 	if (fs.version == 2 && m.loaded && (ret = msl_v2limits_load(&v2))) {
 		msl_err("cannot read %s: %s", MSL_CTL_LIMITS,
 			ret == -EACCES || ret == -EPERM ?
@@ -105,6 +165,8 @@ int cmd_explain(int argc, char **argv)
 		l->usage = usage / ps;
 		l->src = lim.src;
 		l->soft_limit = lim.bytes / ps;
+		l->sibling_over = m.params.policy == MSL_POLICY_WALK &&
+				  sibling_over(&fs, p, &v2, &m.params, ps);
 		paths[chain.n] = strdup(p);
 		chain.path[chain.n] = paths[chain.n];
 		chain.n++;

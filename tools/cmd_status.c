@@ -120,11 +120,16 @@ int cmd_status(int argc, char **argv)
 	else
 		printf("module:      not loaded: run modprobe memcg_softlimit\n");
 	if (m.loaded) {
-		printf("policy:      %s\n", m.params.enabled ?
-		       "on: the first reclaim pass skips cgroups under their soft limit" :
-		       "off (enabled=N): reclaim as stock, decisions still traced");
-		printf("parameters:  enabled=%s priority_threshold=%d unset_eligible=%s keep_v1_reclaim=%s%s\n",
-		       m.params.enabled ? "Y" : "N", m.params.priority_threshold,
+		if (!m.params.enabled)
+			printf("policy:      off (enabled=N): reclaim as stock, decisions still traced\n");
+		else if (m.params.policy == MSL_POLICY_WALK)
+			printf("policy:      walk: the first reclaim pass takes, level by level from the top, only the cgroups over their soft limit\n");
+		else
+			printf("policy:      v8: the first reclaim pass skips cgroups under their soft limit\n");
+		printf("parameters:  enabled=%s policy=%s priority_threshold=%d unset_eligible=%s keep_v1_reclaim=%s%s\n",
+		       m.params.enabled ? "Y" : "N",
+		       msl_policy_name(m.params.policy),
+		       m.params.priority_threshold,
 		       m.params.unset_eligible ? "Y" : "N",
 		       m.keep_v1_reclaim ? "Y" : "N",
 		       m.params_read ? "" : " (not all readable)");

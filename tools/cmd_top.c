@@ -101,7 +101,8 @@ static void screen(FILE *f, const struct msl_table *t, const struct msl_cgfs *fs
 	}
 	fprintf(f, "memcg-softlimit top - %s, every %.1fs, snapshot %llu; policy %s, priority_threshold %d, unset_eligible %s\n",
 		tbuf, interval, (unsigned long long)t->seq,
-		m->params.enabled ? "on" : "OFF", m->params.priority_threshold,
+		m->params.enabled ? msl_policy_name(m->params.policy) : "OFF",
+		m->params.priority_threshold,
 		m->params.unset_eligible ? "Y" : "N");
 	fprintf(f, "interval: %llu reclaim and %llu skip decisions, %s reclaimed; %llu cgroups tracked, untracked %llu, dying %llu, missed %llu\n",
 		(unsigned long long)tot_rec, (unsigned long long)tot_skip,

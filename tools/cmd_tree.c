@@ -64,6 +64,32 @@ static void fill_info(const struct msl_cgfs *fs, const struct msl_cgmap *map,
 	}
 }
 
+/*
+ * walk: whether another child of each node's parent is over, as the
+ * module reads it (children with a memcg of their own), in O(n).
+ */
+static void fill_sibling_over(const struct msl_cgmap *map,
+			      const struct msl_params *params,
+			      struct node_info *info)
+{
+	unsigned int *over = calloc(map->n ? map->n : 1, sizeof(*over));
+	size_t i;
+
+	if (!over)
+		return;
+	for (i = 0; i < map->n; i++)
+		if (info[i].parent >= 0 && info[i].has_memcg &&
+		    msl_level_over(params, &info[i].level))
+			over[info[i].parent]++;
+	for (i = 0; i < map->n; i++)
+		if (info[i].parent >= 0)
+			info[i].level.sibling_over =
+				over[info[i].parent] >
+				(info[i].has_memcg &&
+				 msl_level_over(params, &info[i].level));
+	free(over);
+}
+
 static void put_prefix(FILE *f, const struct msl_cgmap *map, size_t i,
 		       int base)
 {
@@ -157,6 +183,8 @@ int cmd_tree(int argc, char **argv)
 		return MSL_EXIT_ERR;
 	}
 	fill_info(&fs, &map, &v2, info, ps);
+	if (m.params.policy == MSL_POLICY_WALK)
+		fill_sibling_over(&map, &m.params, info);
 
 	while (first < map.n && map.nodes[first].id != id)
 		first++;
@@ -230,6 +258,9 @@ int cmd_tree(int argc, char **argv)
 	if (!m.loaded)
 		printf("# %s; FIRST_PASS uses the module's default parameters\n",
 		       MSL_NOT_LOADED);
+	else if (m.params.policy != MSL_POLICY_V8)
+		printf("# FIRST_PASS under policy %s\n",
+		       msl_policy_name(m.params.policy));
 	free(info);
 	msl_cgmap_free(&map);
 	msl_v2limits_free(&v2);

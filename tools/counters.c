@@ -21,8 +21,13 @@ uint64_t msl_counts_decisions(const struct msl_counts *c)
 
 uint64_t msl_counts_skips(const struct msl_counts *c)
 {
-	/* "under" is the only reason that skips (policy.c). */
-	return c->decisions[MSL_REASON_UNDER];
+	uint64_t s = 0;
+	int r;
+
+	for (r = 0; r < MSL_NR_REASONS; r++)
+		if (msl_reason_skips(r))
+			s += c->decisions[r];
+	return s;
 }
 
 uint64_t msl_counts_reclaims(const struct msl_counts *c)

@@ -107,6 +107,14 @@ const char *msl_explain_rule(const struct msl_params *params,
 		snprintf(buf, len, "neither the cgroup nor an ancestor below the root is over its soft limit (%u level%s read)",
 			 row->d.levels, row->d.levels == 1 ? "" : "s");
 		break;
+	case MSL_REASON_SIBLING_OVER:
+		snprintf(buf, len, "walk: %s is under its soft limit and a sibling of it is over: reclaim goes to the siblings over",
+			 name_of(chain, i));
+		break;
+	case MSL_REASON_NONE_OVER:
+		snprintf(buf, len, "walk: no cgroup over along its path nor beside it: proportional (%u level%s read)",
+			 row->d.levels, row->d.levels == 1 ? "" : "s");
+		break;
 	default:
 		snprintf(buf, len, "?");
 	}
@@ -126,8 +134,10 @@ static void print_chain(FILE *f, const struct msl_params *params,
 	unsigned int i;
 
 	fprintf(f, "chain, from the cgroup up to below the root:\n");
-	fprintf(f, "  %10s %9s %10s %6s %5s  %s\n", "ID", "USAGE", "SOFT_LIMIT",
-		"LIMIT", "OVER", "CGROUP");
+	bool walk = params->policy == MSL_POLICY_WALK;
+
+	fprintf(f, "  %10s %9s %10s %6s %5s %s %s\n", "ID", "USAGE", "SOFT_LIMIT",
+		"LIMIT", "OVER", walk ? "SIBLING_OVER " : "", "CGROUP");
 	for (i = 0; i < chain->n; i++) {
 		const struct msl_level *l = &chain->level[i];
 
@@ -139,8 +149,11 @@ static void print_chain(FILE *f, const struct msl_params *params,
 			put_size(f, " %10s", l->soft_limit * page_size);
 		else
 			fprintf(f, " %10s", l->src == MSL_LIMIT_UNSET ? "-" : "max");
-		fprintf(f, " %6s %5s  ", msl_limit_src_name(l->src),
+		fprintf(f, " %6s %5s ", msl_limit_src_name(l->src),
 			msl_level_over(params, l) ? "yes" : "no");
+		if (walk)
+			fprintf(f, "%12s ", l->sibling_over ? "yes" : "no");
+		fputc(' ', f);
 		msl_put_cgroup(f, chain->path[i]);
 		fputc('\n', f);
 	}
@@ -157,7 +170,8 @@ void msl_explain_print(FILE *f, const struct msl_params *params,
 	bool ne_differs = false;
 	int i, lo;
 
-	fprintf(f, "policy: enabled=%s priority_threshold=%d unset_eligible=%s; reclaim kind %s\n",
+	fprintf(f, "policy: %s, enabled=%s priority_threshold=%d unset_eligible=%s; reclaim kind %s\n",
+		msl_policy_name(params->policy),
 		params->enabled ? "Y" : "N", params->priority_threshold,
 		params->unset_eligible ? "Y" : "N", msl_kind_name(kind));
 	print_chain(f, params, chain, page_size);

@@ -18,6 +18,7 @@ void msl_params_default(struct msl_params *p)
 	p->enabled = true;
 	p->priority_threshold = MSL_DEF_PRIORITY;
 	p->unset_eligible = true;
+	p->policy = MSL_POLICY_V8;
 }
 
 int msl_bool_word(const char *s, bool *out)
@@ -76,6 +77,12 @@ void msl_module_read(struct msl_module *m)
 	    !msl_bool_word(buf, &b)) {
 		m->params.unset_eligible = b;
 		ok++;
+	}
+	/* (absent before the policy parameter: V8) */
+	if (!read_param("policy", buf, sizeof(buf))) {
+		v = msl_policy_parse(buf);
+		if (v >= 0)
+			m->params.policy = v;
 	}
 	if (!read_param("keep_v1_reclaim", buf, sizeof(buf)) &&
 	    !msl_bool_word(buf, &b))

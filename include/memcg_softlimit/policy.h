@@ -46,7 +46,29 @@ enum msl_reason {
 	MSL_REASON_ANCESTOR_OVER,
 	MSL_REASON_NOTHING_ELIGIBLE,
 	MSL_REASON_UNDER,
+	/* walk: an uncle or sibling of the memcg's path is over (a skip). */
+	MSL_REASON_SIBLING_OVER,
+	/* walk: no cgroup over along the path nor beside it: proportional. */
+	MSL_REASON_NONE_OVER,
 	MSL_NR_REASONS
+};
+
+/* The reasons that skip; every other reason reclaims. */
+static inline bool msl_reason_skips(unsigned int reason)
+{
+	return reason == MSL_REASON_UNDER || reason == MSL_REASON_SIBLING_OVER;
+}
+
+/* Which rule decides at the first pass (README "Policies"). */
+enum msl_policy {
+	/* Ying Han's V8: reclaim when the memcg or an ancestor is over. */
+	MSL_POLICY_V8,
+	/*
+	 * The KS2012 article's top-down walk: at each level, reclaim only the
+	 * children that are over (whole subtrees), else descend.
+	 */
+	MSL_POLICY_WALK,
+	MSL_NR_POLICIES
 };
 
 enum msl_limit_src {
@@ -64,6 +86,7 @@ struct msl_params {
 	int priority_threshold;
 	/* Patch semantics: an unset soft limit is 0, so any usage is "over". */
 	bool unset_eligible;
+	enum msl_policy policy;
 };
 
 /* One reclaim step: reclaim of one memcg's LRU pages on one node. */
@@ -92,6 +115,11 @@ struct msl_level {
 	u64 usage;		/* pages */
 	u64 soft_limit;		/* pages; meaningful for SET and V1 */
 	enum msl_limit_src src;
+	/*
+	 * walk only: another child of this level's parent (the root
+	 * included) is over its soft limit, by msl_level_over().
+	 */
+	bool sibling_over;
 };
 
 /*
@@ -103,7 +131,10 @@ typedef bool (*msl_next_level_fn)(void *cursor, struct msl_level *level);
 struct msl_decision {
 	enum msl_verdict verdict;
 	enum msl_reason reason;
-	/* The cgroup whose soft limit decided (OVER, ANCESTOR_OVER), else 0. */
+	/*
+	 * The cgroup whose soft limit decided (OVER, ANCESTOR_OVER), the
+	 * level whose sibling is over (SIBLING_OVER), else 0.
+	 */
 	u64 decider_id;
 	/* Levels read; 0 when the step was decided without a walk. */
 	unsigned int levels;
@@ -123,5 +154,10 @@ const char *msl_kind_name(unsigned int kind);
 const char *msl_verdict_name(unsigned int verdict);
 const char *msl_reason_name(unsigned int reason);
 const char *msl_limit_src_name(unsigned int src);
+const char *msl_policy_name(unsigned int policy);
+/* @s is @word, give or take surrounding blanks and newlines (as sysfs). */
+bool msl_word_is(const char *s, const char *word);
+/* The policy named @s (as msl_word_is()), or -1. */
+int msl_policy_parse(const char *s);
 
 #endif /* MEMCG_SOFTLIMIT_POLICY_H */

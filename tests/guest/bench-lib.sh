@@ -194,7 +194,7 @@ apply_mode() {
 	low) cg_set P memory.low "${B_PROT}M" ;;
 	msl)
 		msl_loaded || msl_load
-		for p in enabled=Y priority_threshold=12 unset_eligible=Y keep_v1_reclaim=N $params; do
+		for p in enabled=Y policy=v8 priority_threshold=12 unset_eligible=Y keep_v1_reclaim=N $params; do
 			[ -e "/sys/module/$MSL_MODULE/parameters/${p%%=*}" ] || continue
 			echo "${p#*=}" >"/sys/module/$MSL_MODULE/parameters/${p%%=*}" || fail "cannot set $p"
 		done

@@ -199,9 +199,9 @@ static void unset_limit_is_named_as_such(void)
 	char *out;
 
 	memset(&chain, 0, sizeof(chain));
-	chain.level[0] = (struct msl_level){ 102, 50, 80, MSL_LIMIT_SET };
+	chain.level[0] = (struct msl_level){ 102, 50, 80, MSL_LIMIT_SET, false };
 	chain.path[0] = "/P/C";
-	chain.level[1] = (struct msl_level){ 101, 50, 0, MSL_LIMIT_UNSET };
+	chain.level[1] = (struct msl_level){ 101, 50, 0, MSL_LIMIT_UNSET, false };
 	chain.path[1] = "/P";
 	chain.n = 2;
 	msl_explain(&v8, MSL_KIND_DIRECT, &chain, rows);
@@ -221,6 +221,36 @@ static void targeted_is_never_gated(void)
 	CHECK(rows[0].d.levels == 0);
 }
 
+/* walk: case 1's A2 is under, its sibling A1 over; B has no one over. */
+static void walk_explains_sibling_over(void)
+{
+	struct msl_params walk = v8;
+	char *out;
+
+	walk.policy = MSL_POLICY_WALK;
+	explain(&walk, case1, A2);
+	chain.level[0].sibling_over = true;	/* A1 */
+	msl_explain(&walk, MSL_KIND_KSWAPD, &chain, rows);
+	CHECK(rows[0].d.verdict == MSL_SKIP &&
+	      rows[0].d.reason == MSL_REASON_SIBLING_OVER);
+	CHECK(rows[0].d.decider_id == A2 + 100);
+	out = print(&walk, false);
+	CHECK(strstr(out, "policy: walk,") != NULL);
+	CHECK(strstr(out, "SIBLING_OVER") != NULL);
+	CHECK(line_has(out, 12, "walk: /A/A2 is under its soft limit and a sibling of it is over"));
+	free(out);
+	explain(&walk, case1, B);
+	CHECK(rows[0].d.verdict == MSL_RECLAIM &&
+	      rows[0].d.reason == MSL_REASON_NONE_OVER);
+	out = print(&walk, false);
+	CHECK(line_has(out, 12, "none_over"));
+	free(out);
+	out = print(&v8, false);
+	CHECK(strstr(out, "policy: v8,") != NULL);
+	CHECK(strstr(out, "SIBLING_OVER") == NULL);
+	free(out);
+}
+
 int main(void)
 {
 	RUN("tool_explain", case1_explains_only_A1_reclaimed);
@@ -229,5 +259,6 @@ int main(void)
 	RUN("tool_explain", parameters_change_the_explanation);
 	RUN("tool_explain", unset_limit_is_named_as_such);
 	RUN("tool_explain", targeted_is_never_gated);
+	RUN("tool_explain", walk_explains_sibling_over);
 	return 0;
 }

@@ -1,0 +1,199 @@
+#!/bin/bash
+# configs: all
+# timeout: 300
+# The policy parameter: v8 and walk on the KS2012 article's tree (README
+# "Policies"), each case asserting the first-pass verdict and reason its
+# rule predicts for A1, A2, B and C; and bad values refused.
+#
+#   root
+#   |-- A      page cache in A1 (12 MiB) and A2 (12 MiB)
+#   |   |-- A1
+#   |   `-- A2
+#   |-- B       8 MiB
+#   `-- C       4 MiB
+#
+# Soft limits are 1 MiB ("over", far below the usage) or 1000 MiB
+# ("under"), except case d (A 15 MiB below its children's 16 + 16 MiB,
+# usage 24).  unset_eligible=0, so that cgroups the test did not make
+# (unset limits) are never over and cannot make a sibling skip.  Reclaim:
+# memory.reclaim on the root cgroup on v2 (proactive, deterministic); v1
+# has none, so a stream from S (no soft limit) makes global pressure.
+# Each window stops as soon as every leaf had a first-pass decision, and
+# the leaves are refilled before each, so that no limit is crossed (the
+# margins are 4 MiB or more; a window reclaims 4 MiB at a time on v2).
+. "$MSL_PAYLOAD/guest/cases.sh"
+S=$MSL_SCRATCH
+P=/sys/module/$MSL_MODULE/parameters/policy
+LEAVES="A/A1 A/A2 B C"
+
+msl_load unset_eligible=0
+assert_eq "$(msl_param policy)" v8 "default policy"
+# Only first-pass decisions are looked at: record no others (the filter
+# goes with the module's events at rmmod).
+F=$MSL_TRACEFS/events/memcg_softlimit/decision/filter
+echo 'effective_priority == 12' >"$F" || fail "cannot filter decisions"
+trap 'echo 0 >"$F" 2>/dev/null' EXIT
+
+# Bad values fail and change nothing; blanks and a newline are fine.
+for bad in excess foo "" "v8 walk" V8; do
+	if echo "$bad" >"$P" 2>/dev/null; then
+		fail "policy accepted '$bad'"
+	fi
+	assert_eq "$(msl_param policy)" v8 "policy after writing '$bad'"
+done
+err=$(echo excess 2>&1 >"$P") && fail "policy accepted excess"
+assert_true "excess: not supported (not invalid)" grep -qi "not supported" <<<"$err"
+printf ' walk \n' >"$P" || fail "policy refused ' walk '"
+assert_eq "$(msl_param policy)" walk "policy after ' walk '"
+echo foo >"$P" 2>/dev/null && fail "policy accepted foo"
+assert_eq "$(msl_param policy)" walk "policy kept after foo"
+echo v8 >"$P" || fail "policy refused v8"
+modinfo -p "$MSL_KO" | grep -q '^policy:.*excess is not implemented' ||
+	fail "modinfo: no policy description naming excess"
+
+for cg in A A/A1 A/A2 B C S; do
+	cg_create "$cg"
+done
+declare -A MIB=([A/A1]=12 [A/A2]=12 [B]=8 [C]=4)
+seed=$(head -c 3072 /dev/urandom | base64 -w 0)
+for cg in $LEAVES; do
+	{ yes "$seed" || true; } | head -c "$((MIB[$cg] * 1048576))" >"$S/${cg//\//_}.data" ||
+		fail "writing the data of $cg failed"
+done
+drop_caches
+# refill: each leaf reads its file (again); pages still cached stay its own.
+refill() {
+	local cg
+	for cg in $LEAVES; do
+		cg_run "$cg" dd if="$S/${cg//\//_}.data" of=/dev/null bs=1M status=none ||
+			fail "reading in $cg failed"
+	done
+}
+declare -A ID
+for cg in $LEAVES; do
+	ID[$cg]=$(cg_id "$cg")
+done
+if [ "$MSL_CGROUP_VERSION" = 2 ]; then
+	KIND=proactive
+	window_pressure() { echo 4M >"$MSL_CGROUP_ROOT/memory.reclaim" 2>/dev/null || true; }
+else
+	KIND='(kswapd|direct)'
+	window_pressure() { stream_sparse S 96; }
+	# Fill memory once, so that each window's stream is global pressure.
+	refill
+	stream_sparse S 448
+fi
+
+# limits A A1 A2 B C: soft limits in MiB, u for 1000 (under)
+limits() {
+	local cg v args=("$@") i=0
+	for cg in A A/A1 A/A2 B C; do
+		v=${args[i]}
+		[ "$v" = u ] && v=1000
+		set_soft_limit "$cg" "$v"
+		i=$((i + 1))
+	done
+}
+
+# seen ID: the verdict/reason of each first-pass decision on ID, uniq'ed.
+# v1's stream reclaims everyone at lower priorities during the window, so
+# only its first decision on ID is certain to see the usage of the refill.
+seen() {
+	grep -E "decision: cgroup_id=$1 .*effective_priority=12 kind=$KIND " "$S/trace" |
+		sed -E 's/.* verdict=([a-z_]+) reason=([a-z_]+) .*/\1\/\2/' |
+		if [ "$MSL_CGROUP_VERSION" = 1 ]; then head -n 1; else sort -u; fi
+}
+
+# check CASE POLICY EXPECT...: a window under POLICY, then each leaf's
+# first-pass decisions must all be its EXPECT (verdict/reason; a|b allows
+# either).
+check() {
+	local case=$1 policy=$2 cg try got want i=0
+	shift 2
+	local want_all=("$@")
+	echo "$policy" >"$P" || fail "cannot set policy $policy"
+	trace_clear
+	trace_enable memcg_softlimit/decision
+	for try in 1 2 3 4 5 6 7 8; do
+		window_pressure
+		trace_dump >"$S/trace"
+		local missing=""
+		for cg in $LEAVES; do
+			[ -n "$(seen "${ID[$cg]}")" ] || missing+=" $cg"
+		done
+		[ -z "$missing" ] && break
+		note "case $case $policy: no first-pass decision yet on$missing (try $try)"
+	done
+	trace_disable memcg_softlimit/decision
+	trace_dump >"$S/trace"
+	grep -qE "decision: .*effective_priority=12 kind=$KIND .*policy=$policy$" "$S/trace" ||
+		fail "case $case: no decision event says policy=$policy"
+	if grep -E "decision: .*kind=$KIND " "$S/trace" | grep -qv "policy=$policy$"; then
+		fail "case $case: a decision under another policy than $policy"
+	fi
+	for cg in $LEAVES; do
+		want=${want_all[i]}
+		i=$((i + 1))
+		got=$(seen "${ID[$cg]}" | tr '\n' ' ')
+		got=${got% }
+		[ -n "$got" ] || fail "case $case $policy: $cg had no first-pass decision"
+		for g in $got; do
+			[[ "|$want|" == *"|$g|"* ]] ||
+				fail "case $case $policy: $cg decided $got at the first pass, the rule says $want"
+		done
+	done
+	note "case $case $policy: A1 A2 B C = $(for cg in $LEAVES; do printf '%s; ' "$(seen "${ID[$cg]}" | tr '\n' ' ')"; done)"
+	check_decision_consistency "$S/trace"
+}
+
+# run CASE LIMITS(5) -- V8(4) -- WALK(4)
+run() {
+	local case=$1
+	shift
+	refill
+	limits "$1" "$2" "$3" "$4" "$5"
+	check "$case" v8 "$7" "$8" "$9" "${10}"
+	refill
+	check "$case" walk "${12}" "${13}" "${14}" "${15}"
+}
+
+R=reclaim S_=skip
+# (a) A over, A1 and A2 under: A's subtree; walk skips B and C for A.
+run a 1 u u u u -- "$R/ancestor_over" "$R/ancestor_over" "$S_/under" "$S_/under" \
+	-- "$R/ancestor_over" "$R/ancestor_over" "$S_/sibling_over" "$S_/sibling_over"
+# (b) A and A1 over: walk stops at A, the top: all of A's subtree.
+run b 1 1 u u u -- "$R/over" "$R/ancestor_over" "$S_/under" "$S_/under" \
+	-- "$R/ancestor_over" "$R/ancestor_over" "$S_/sibling_over" "$S_/sibling_over"
+# (c) A under with A1 over, B over: walk does not descend into A.
+run c u 1 u 1 u -- "$R/over" "$S_/under" "$R/over" "$S_/under" \
+	-- "$S_/sibling_over" "$S_/sibling_over" "$R/over" "$S_/sibling_over"
+# The tool explains case c as the module decided it.
+if [ -n "${MSL_TOOL:-}" ]; then
+	"$MSL_TOOL" status >"$S/status" || fail "status failed"
+	assert_true "status shows policy=walk" grep -q "^parameters:.*policy=walk" "$S/status"
+	"$MSL_TOOL" explain "$MSL_CGROUP_ROOT/A/A1" >"$S/explain.walk" || fail "explain failed"
+	assert_true "explain (walk): A1 skipped, sibling_over" grep -qE '^ +12 .* skip +sibling_over ' "$S/explain.walk"
+	"$MSL_TOOL" explain -p v8 "$MSL_CGROUP_ROOT/A/A1" >"$S/explain.v8" || fail "explain -p v8 failed"
+	assert_true "explain -p v8: A1 reclaimed, over" grep -qE '^ +12 .* reclaim +over ' "$S/explain.v8"
+	"$MSL_TOOL" explain -p excess "$MSL_CGROUP_ROOT/A/A1" >/dev/null 2>&1
+	assert_eq "$?" 2 "explain -p excess: usage error"
+	"$MSL_TOOL" tree -n >"$S/tree.walk" || fail "tree failed"
+	echo "---- tree (walk, case c)"; cat "$S/tree.walk"
+	assert_true "tree (walk): A1 skipped, sibling_over" grep -qE -- '-- A1 .* skip \(sibling_over\)' "$S/tree.walk"
+	assert_true "tree (walk): B reclaimed, over" grep -qE -- '-- B .* reclaim \(over\)' "$S/tree.walk"
+	assert_true "tree (walk): C skipped, sibling_over" grep -qE -- '-- C .* skip \(sibling_over\)' "$S/tree.walk"
+fi
+# (d) A's limit (15) below its children's (16 + 16), A (24) over.
+run d 15 16 16 u u -- "$R/ancestor_over" "$R/ancestor_over" "$S_/under" "$S_/under" \
+	-- "$R/ancestor_over" "$R/ancestor_over" "$S_/sibling_over" "$S_/sibling_over"
+# (e) nobody over: v8 skips (until a pass found nothing eligible), walk
+# reclaims everyone in proportion.
+NE="$S_/under|$R/nothing_eligible"
+run e u u u u u -- "$NE" "$NE" "$NE" "$NE" \
+	-- "$R/none_over" "$R/none_over" "$R/none_over" "$R/none_over"
+
+echo v8 >"$P"
+for cg in A B C S; do
+	cg_remove "$cg"
+done
+msl_unload
