@@ -206,7 +206,7 @@ def scale_rows(recs):
         row = dict(r)
         row["handler"] = h
         if not r.get("failed") and r.get("nr_tracked"):
-            row["bytes_per_tracked"] = 192.0 * r["slab_freed"] / r["nr_tracked"] if r["slab_freed"] > 0 else None
+            row["bytes_per_tracked"] = 256.0 * r["slab_freed"] / r["nr_tracked"] if r["slab_freed"] > 0 else None
         rows[c].append(row)
     return rows
 
@@ -400,8 +400,8 @@ def main():
     md.append("## Scale\n")
     md.append("N memcgs in chains nested 1 to 8 deep, empty (every decision walks its whole chain); S streams "
               "page cache.  Handler: function_graph of the decision handler during one stream.  Memory: "
-              "kmalloc-192 objects freed by unloading the module (sizeof(struct msl_memcg) = 176, so one "
-              "192-byte object per entry) over the entries it tracked (snapshot_done nr_tracked); the module "
+              "kmalloc-256 objects freed by unloading the module (sizeof(struct msl_memcg) = 200, so one "
+              "256-byte object per entry) over the entries it tracked (snapshot_done nr_tracked); the module "
               "also has a fixed 4096-bucket hash table (32 KiB) and 256 pass slots (2 KiB).")
     md.append("")
     md.append("| config | memcgs | decision handler us: median [p10-p90] (calls) | mean us | tracked | untracked "

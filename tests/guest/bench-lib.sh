@@ -557,9 +557,9 @@ slab_active() { awk -v c="$1" '$1 == c {print $2}' /proc/slabinfo; }
 
 # bench_scale: for each N of B_SCALE, N memcgs nested 1..8 deep, pressure
 # from S; function_graph of the decision handler; the module's tracked
-# entries and the kmalloc-192 objects its unload frees.
+# entries and the kmalloc-256 objects its unload frees (sizeof(struct msl_memcg) = 200).
 bench_scale() {
-	local n t0 t1 h tracked untracked missed dying s0 s1 modsize cache=kmalloc-192 ok
+	local n t0 t1 h tracked untracked missed dying s0 s1 modsize cache=kmalloc-256 ok
 	h=$(fg_handler)
 	cg_create S
 	for n in $B_SCALE; do

@@ -57,6 +57,6 @@ r=$(records scale)
 assert_eq "$(field "$r" failed)" "" "creating the memcgs"
 assert_ge "$(field "$r" nr_tracked)" 10 "the module tracked at least the 10 memcgs"
 assert_ge "$(field "$r" slab_freed)" 0 "slab objects freed at unload"
-note "smoke scale: $(field "$r" nr_tracked) tracked, $(field "$r" slab_freed) kmalloc-192 objects freed at unload"
+note "smoke scale: $(field "$r" nr_tracked) tracked, $(field "$r" slab_freed) kmalloc-256 objects freed at unload"
 msl_loaded && msl_unload
 true
