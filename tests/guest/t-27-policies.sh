@@ -1,6 +1,6 @@
 #!/bin/bash
 # configs: all
-# timeout: 300
+# timeout: 600
 # The policy parameter: v8 and walk on the KS2012 article's tree (README
 # "Policies"), each case asserting the first-pass verdict and reason its
 # rule predicts for A1, A2, B and C; and bad values refused.
@@ -32,7 +32,7 @@ assert_eq "$(msl_param policy)" v8 "default policy"
 # goes with the module's events at rmmod).
 F=$MSL_TRACEFS/events/memcg_softlimit/decision/filter
 echo 'effective_priority == 12' >"$F" || fail "cannot filter decisions"
-trap 'echo 0 >"$F" 2>/dev/null' EXIT
+trap '{ echo 0 >"$F"; } 2>/dev/null' EXIT
 
 # Bad values fail and change nothing; blanks and a newline are fine.
 for bad in excess foo "" "v8 walk" V8; do
