@@ -55,6 +55,15 @@ bool msl_decide_early(const struct msl_params *params,
 	return true;
 }
 
+/* Reclaimed because the level just read (out->levels), @id, is over. */
+static void set_over(struct msl_decision *out, u64 id)
+{
+	out->verdict = MSL_RECLAIM;
+	out->reason = out->levels == 1 ? MSL_REASON_OVER :
+					 MSL_REASON_ANCESTOR_OVER;
+	out->decider_id = id;
+}
+
 /* V8: over when the memcg or any ancestor below the root is over. */
 static void decide_v8(const struct msl_params *params,
 		      const struct msl_step *step, msl_next_level_fn next,
@@ -66,10 +75,7 @@ static void decide_v8(const struct msl_params *params,
 	while (next(cursor, &level)) {
 		out->levels++;
 		if (msl_level_over(params, &level)) {
-			out->verdict = MSL_RECLAIM;
-			out->reason = out->levels == 1 ? MSL_REASON_OVER :
-							 MSL_REASON_ANCESTOR_OVER;
-			out->decider_id = level.cgroup_id;
+			set_over(out, level.cgroup_id);
 			return;
 		}
 	}
@@ -100,10 +106,7 @@ static void decide_walk(const struct msl_params *params,
 	while (next(cursor, &level)) {
 		out->levels++;
 		if (msl_level_over(params, &level)) {
-			out->verdict = MSL_RECLAIM;
-			out->reason = out->levels == 1 ? MSL_REASON_OVER :
-							 MSL_REASON_ANCESTOR_OVER;
-			out->decider_id = level.cgroup_id;
+			set_over(out, level.cgroup_id);
 		} else if (level.sibling_over) {
 			out->verdict = MSL_SKIP;
 			out->reason = MSL_REASON_SIBLING_OVER;
