@@ -21,7 +21,12 @@ MODE_NAMES = OrderedDict([
     ("v1soft", "stock v1 soft limit (P 150M, S 0)"),
     ("low", "memory.low=150M"),
     ("msl", "memcg_softlimit (defaults, P soft 150M)"),
+    ("msl-walk", "memcg_softlimit policy=walk (P soft 150M)"),
+    ("msl-excess", "memcg_softlimit policy=excess (P soft 150M)"),
 ])
+# policies besides the default v8 that the bench measures when the module
+# accepts them (tests/guest/bench-lib.sh, bench_policies)
+POLICIES = ("walk", "excess")
 TCG = "QEMU TCG guest: times are slow and noisy, compare within a config only"
 
 
@@ -180,6 +185,11 @@ def overhead_rows(recs):
             o["accounting_pct_of_gated"] = 100.0 * (a_in["mean_ns"] + a_ret["mean_ns"]) / g0["mean_ns"]
             if h:
                 o["hooks_pct_of_gated"] = o["decision_pct_of_gated"] + o["accounting_pct_of_gated"]
+        o["handler_by_policy"] = {"v8": h}
+        for pol in POLICIES:
+            hp = pick(fg, c, "handlers-" + pol, HANDLERS)
+            if hp:
+                o["handler_by_policy"][pol] = hp
         out[c] = o
     return out
 
@@ -205,6 +215,7 @@ def scale_rows(recs):
         h = pick(fg, c, "scale-%d" % n, HANDLERS)
         row = dict(r)
         row["handler"] = h
+        row["handler_by_policy"] = {pol: pick(fg, c, "scale-%d-%s" % (n, pol), HANDLERS) for pol in POLICIES}
         if not r.get("failed") and r.get("nr_tracked"):
             row["bytes_per_tracked"] = 256.0 * r["slab_freed"] / r["nr_tracked"] if r["slab_freed"] > 0 else None
         rows[c].append(row)
@@ -267,8 +278,9 @@ def plots(d, iso, sweep, scale, anon, iso_read):
         for c in cfgs:
             ts = sorted([int(k[2].split("=")[1]) for k in sweep if k[0] == c and k[2].startswith("threshold=")],
                         reverse=True)
+            k = next(k for k in sweep if k[0] == c)
             for ax, met in ((a1, "kept_pct"), (a2, "s_mibps")):
-                ys = [sweep[(c, "file", "threshold=%d" % t)][met] for t in ts]
+                ys = [sweep[(c, k[1], "threshold=%d" % t)][met] for t in ts]
                 ax.errorbar(ts, [s["mean"] for s in ys],
                             yerr=[[s["mean"] - s["min"] for s in ys], [s["max"] - s["mean"] for s in ys]],
                             marker="o", capsize=3, label=c)
@@ -319,7 +331,10 @@ def main():
     anon = {k: v for k, v in iso.items() if k[1] == "anon"}
     iso_file = {k: v for k, v in iso.items() if k[1] == "file" and k[2] in MODE_NAMES}
     iso_read = {k: v for k, v in iso.items() if k[1] == "file-read" and k[2] in MODE_NAMES}
-    sweep = {k: v for k, v in iso.items() if k[1] == "file"}
+    # the sweep runs with the bench's reader: page cache read with read(2)
+    # (file-read) by default, through mmap (file) with MSL_BENCH_READER=mmap
+    sweep_variant = "file-read" if any(k[1] == "file-read" and k[2].startswith("threshold=") for k in iso) else "file"
+    sweep = {k: v for k, v in iso.items() if k[1] == sweep_variant}
     ovh = overhead_rows(recs)
     scale = scale_rows(recs)
     made = plots(d, iso_file, sweep, scale, anon, iso_read)
@@ -366,7 +381,8 @@ def main():
         md.append("")
     if any(k[2].startswith("threshold=") for k in sweep):
         md.append("## priority_threshold sweep and other settings (page cache)\n")
-        md.append(iso_table(sweep, "file", labels=[k[2] for k in sweep if k[2] not in ("none", "low", "v1soft")]))
+        md.append(iso_table(sweep, sweep_variant,
+                            labels=[k[2] for k in sweep if k[2].startswith("threshold=") or "=" in k[2]]))
         md.append("")
         if "sweep.png" in made:
             md.append("![sweep](sweep.png)\n")
@@ -396,6 +412,17 @@ def main():
             if o["account_entry"] and o["account_return"] else "n/a",
             fmt(o["throughput_ratio"], 3) + (" (%d pairs)" % len(o["throughput_ratios"]))))
     md.append("")
+    if any(len(o["handler_by_policy"]) > 1 for o in ovh.values()):
+        md.append("Decision handler by policy (same boot, same stream, one function_graph run each; the "
+                  "share is of the gated call's stock mean):\n")
+        md.append("| config | policy | decision handler us: median [p10-p90] (calls) | mean us | share of gated call |")
+        md.append("|---|---|---|---|---|")
+        for c, o in ovh.items():
+            for pol, hp in o["handler_by_policy"].items():
+                share = ("%.2f%%" % (100.0 * hp["mean_ns"] / o["gated_stock"]["mean_ns"])
+                         if hp and o["gated_stock"] else "n/a")
+                md.append("| %s | %s | %s | %s | %s |" % (c, pol, fgs(hp), fgm(hp), share))
+        md.append("")
 
     md.append("## Scale\n")
     md.append("N memcgs in chains nested 1 to 8 deep, empty (every decision walks its whole chain); S streams "
@@ -417,6 +444,19 @@ def main():
                 r["slab_freed"], "%.0f" % r["bytes_per_tracked"] if r.get("bytes_per_tracked") else "n/a",
                 r["create_ns"] / 1e9))
     md.append("")
+    if any(any(r.get("handler_by_policy", {}).values()) for rows in scale.values() for r in rows):
+        md.append("Decision handler by policy at each size (walk also reads the deciding level's siblings, "
+                  "cached per parent for a jiffy):\n")
+        md.append("| config | memcgs | " + " | ".join("%s: median us [p10-p90] (calls)" % p
+                                                   for p in ("v8",) + POLICIES) + " |")
+        md.append("|---|---|" + "---|" * (1 + len(POLICIES)))
+        for c in sorted(scale, key=cfg_key):
+            for r in sorted(scale[c], key=lambda r: r["memcgs"]):
+                if r.get("failed"):
+                    continue
+                md.append("| %s | %d | %s | %s |" % (c, r["memcgs"], fgs(r["handler"]),
+                                                    " | ".join(fgs(r["handler_by_policy"].get(p)) for p in POLICIES)))
+        md.append("")
     if "scale.png" in made:
         md.append("![scale](scale.png)\n")
 

@@ -43,7 +43,7 @@ B_PROT=150
 # pages were accessed through page tables, which both LRUs favour over a
 # use-once stream) or read (read(2) through dd, as in the reference runs of
 # shared/kernel-facts.md; misses are not faults, see the pages kept).
-B_READER=${MSL_BENCH_READER:-mmap}
+B_READER=${MSL_BENCH_READER:-read}
 
 # ---------------------------------------------------------------------------
 # Records
@@ -175,17 +175,46 @@ set_soft() {
 #   v1soft    stock cgroup v1 soft limits (P 150M, S 0), module not loaded
 #   low       memory.low=150M on P (v2), module not loaded
 #   msl       the module, P soft 150M (S unset on v2, 0 on v1); params below
+#   msl-POL   the same with policy=POL (walk, excess): where the module
+#             accepts that policy
 mode_applies() {
 	case $1 in
 	v1soft) [ "$MSL_CGROUP_VERSION" = 1 ] ;;
 	low) [ "$MSL_CGROUP_VERSION" = 2 ] ;;
+	msl-*) policy_supported "${1#msl-}" ;;
 	*) return 0 ;;
 	esac
+}
+
+# bench_policies: the policies besides v8 (MSL_BENCH_POLICIES, default
+# "walk excess") that the module accepts here; each gets its own rows.
+bench_policies() {
+	local p
+	for p in ${MSL_BENCH_POLICIES-walk excess}; do
+		policy_supported "$p" && echo "$p"
+	done
+}
+
+set_policy() { echo "$1" >"/sys/module/$MSL_MODULE/parameters/policy" || fail "cannot set policy=$1"; }
+
+# policy_supported POLICY: does this build of the module accept it here?
+policy_supported() {
+	local ok=1 was=0
+	msl_loaded && was=1
+	[ $was = 1 ] || msl_load >/dev/null
+	echo "$1" >"/sys/module/$MSL_MODULE/parameters/policy" 2>/dev/null && ok=0
+	echo v8 >"/sys/module/$MSL_MODULE/parameters/policy"
+	[ $was = 1 ] || msl_unload >/dev/null
+	return $ok
 }
 
 # apply_mode MODE "PARAMS": load the module (for msl) and protect P.
 apply_mode() {
 	local mode=$1 params=$2 p
+	case $mode in
+	msl-*) params="policy=${mode#msl-} $params" mode=msl ;;
+	*) if msl_loaded; then msl_unload >/dev/null; fi ;;
+	esac
 	case $mode in
 	none) ;;
 	v1soft)
@@ -214,6 +243,26 @@ snapshot_totals() {
 	echo 1 >/proc/memcg_softlimit/snapshot || { echo "0 0 0"; return; }
 	echo 0 >"$tf/events/memcg_softlimit/snapshot_done/enable"
 	sed -nE 's/.*snapshot_done: seq=[0-9]+ nr_tracked=([0-9]+) untracked=([0-9]+) dying=([0-9]+) missed=([0-9]+).*/\1 \2 \4 \3/p' "$tf/trace" | tail -n 1
+}
+
+# Reasons that skip a memcg (the others reclaim it), as the snapshot names
+# them (module/policy.c, msl_reason_skips()).
+B_SKIP_REASONS="under sibling_over excess_share"
+
+# snapshot_verdicts LINE: "skips reclaims" summed over the decision reasons
+# of one snapshot line (the fields between cgroup_id and the page counts)
+snapshot_verdicts() {
+	awk -v skip=" $B_SKIP_REASONS " '{
+		on = 0; s = 0; r = 0
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "cgroup_id") { on = 1; continue }
+			if (kv[1] ~ /^(scanned|reclaimed)_/) break
+			if (!on || kv[2] !~ /^[0-9]+$/) continue
+			if (index(skip, " " kv[1] " ")) s += kv[2]; else r += kv[2]
+		}
+		print s, r
+	}' <<<"$1"
 }
 
 # decisions_of CGID: "skips reclaims" from the module's snapshot (tracefs)
@@ -302,11 +351,10 @@ iso_run() {
 	if [ "$mode" = low ] && [ -r "$(cg_path P)/memory.events" ]; then
 		low_ev=$(awk '$1 == "low" {print $2}' "$(cg_path P)/memory.events")
 	fi
-	if [ "$mode" = msl ]; then
+	if [[ $mode == msl* ]]; then
 		local snap
 		snap=$(snapshot_of "$(stat -c %i "$(cg_path P)")")
-		skips=$(sed -nE 's/.* under=([0-9]+).*/\1/p' <<<"$snap")
-		reclaims=$(($(sed -nE 's/.* over=([0-9]+).*/\1/p' <<<"$snap") + $(sed -nE 's/.* ancestor_over=([0-9]+).*/\1/p' <<<"$snap") + $(sed -nE 's/.* nothing_eligible=([0-9]+).*/\1/p' <<<"$snap") + $(sed -nE 's/.* below_threshold=([0-9]+).*/\1/p' <<<"$snap") + $(sed -nE 's/.* policy_off=([0-9]+).*/\1/p' <<<"$snap")))
+		read -r skips reclaims < <(snapshot_verdicts "$snap")
 	fi
 	if [ -n "$hold_pid" ]; then
 		exec {HOLD[1]}>&-
@@ -414,7 +462,7 @@ fg_account() { if [ "$(fg_gated)" = try_to_shrink_lruvec ]; then echo account_en
 # The comparison rows of the isolation table, for this config.
 iso_modes() {
 	local m
-	for m in none v1soft low msl; do
+	for m in none v1soft low msl $(bench_policies | sed 's/^/msl-/'); do
 		mode_applies "$m" && echo "$m"
 	done
 }
@@ -505,7 +553,7 @@ fg_measure() {
 # loaded vs not, interleaved ABBA in this boot, no soft limit set (so the
 # module decides every step but changes no outcome).
 bench_overhead() {
-	local g h a r i order ns
+	local g h a r i order ns pol
 	g=$(fg_gated) h=$(fg_handler) a=$(fg_account)
 	cg_create S
 	idle_setup
@@ -514,6 +562,11 @@ bench_overhead() {
 	set_soft I1 max
 	fg_measure loaded "$B_FG_STREAM" "$g"
 	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre skip_shrink_lruvec skip_try_to_shrink_lruvec
+	for pol in $(bench_policies); do
+		set_policy "$pol"
+		fg_measure "handlers-$pol" "$B_FG_STREAM" "$h"
+		set_policy v8
+	done
 	fg_measure accounting "$B_FG_STREAM" "$a" account_return
 	[ "$MSL_CGROUP_VERSION" = 2 ] && echo "unset /I1" >/proc/memcg_softlimit/limits
 	[ "$MSL_CGROUP_VERSION" = 1 ] && cg_set I1 memory.soft_limit_in_bytes -1
@@ -559,7 +612,7 @@ slab_active() { awk -v c="$1" '$1 == c {print $2}' /proc/slabinfo; }
 # from S; function_graph of the decision handler; the module's tracked
 # entries and the kmalloc-256 objects its unload frees (sizeof(struct msl_memcg) = 200).
 bench_scale() {
-	local n t0 t1 h tracked untracked missed dying s0 s1 modsize cache=kmalloc-256 ok
+	local n t0 t1 h tracked untracked missed dying s0 s1 modsize cache=kmalloc-256 ok pol
 	h=$(fg_handler)
 	cg_create S
 	for n in $B_SCALE; do
@@ -579,6 +632,11 @@ bench_scale() {
 		# first pressure: every memcg gets its entry; then the measured one
 		[ "$MSL_BENCH_SIZE" = smoke ] || overhead_stream "$B_SCALE_STREAM" >/dev/null
 		fg_measure "scale-$n" "$B_SCALE_STREAM" "$h"
+		for pol in $(bench_policies); do
+			set_policy "$pol"
+			fg_measure "scale-$n-$pol" "$B_SCALE_STREAM" "$h"
+			set_policy v8
+		done
 		read -r tracked untracked missed dying < <(snapshot_totals)
 		modsize=$(awk -v m="$MSL_MODULE" '$1 == m {print $2}' /proc/modules)
 		sleep 1

@@ -19,8 +19,8 @@ field() { sed -nE "s/.*\"$2\":(\"[^\"]*\"|\[[^]]*\]|[-0-9.]+).*/\1/p" <<<"$1" | 
 records() { grep -F "\"part\":\"$1\"" "$B_RECORDS"; }
 
 # --- isolation: no protection and the module, page cache ---------------------
-bench_iso file none msl
-assert_eq "$(records iso | wc -l)" 2 "isolation records"
+bench_iso file none msl msl-walk
+assert_eq "$(records iso | wc -l)" 3 "isolation records"
 while read -r r; do
 	mode=$(field "$r" mode) before=$(field "$r" before_kib)
 	assert_gt "$before" $((B_WS * 1024 * 9 / 10)) "$mode: P's set was loaded before the stream"
@@ -37,12 +37,15 @@ while read -r r; do
 	for t in "${sns[@]}" "${rr[@]}"; do assert_gt "$t" 0 "$mode: a positive time"; done
 	note "smoke iso $mode: before ${before} KiB, kept ${kept[*]} KiB, stream ns ${sns[*]}"
 done < <(records iso)
-r=$(records iso | grep '"mode":"msl"')
-assert_gt "$(field "$r" msl_skips)" 0 "the module skipped P at least once (snapshot counters reached the record)"
+for mode in msl msl-walk; do
+	r=$(records iso | grep "\"mode\":\"$mode\"")
+	assert_gt "$(field "$r" msl_skips)" 0 "$mode: the module skipped P at least once (snapshot counters reached the record)"
+done
+[ "$(bench_policies)" != "" ] || fail "bench_policies found no policy besides v8 (walk is built in)"
 
 # --- overhead: function_graph and one throughput pair -------------------------
 bench_overhead
-for label in stock loaded handlers; do
+for label in stock loaded handlers handlers-walk; do
 	r=$(records fgraph | grep -F "\"label\":\"$label\"" | grep -E "\"func\":\"($(fg_gated)|$(fg_handler))\"" | head -n 1)
 	[ -n "$r" ] || fail "no function_graph record for $label ($(fg_gated)/$(fg_handler)); traced: $(records fgraph | head -c 300)"
 	assert_gt "$(field "$r" calls)" 0 "$label: traced calls"
@@ -63,5 +66,7 @@ assert_eq "$(field "$r" failed)" "" "creating the memcgs"
 assert_ge "$(field "$r" nr_tracked)" 10 "the module tracked at least the 10 memcgs"
 assert_ge "$(field "$r" slab_freed)" 0 "slab objects freed at unload"
 note "smoke scale: $(field "$r" nr_tracked) tracked, $(field "$r" slab_freed) kmalloc-256 objects freed at unload"
+r=$(records fgraph | grep -F '"label":"scale-10-walk"' | grep -E "\"func\":\"$(fg_handler)\"")
+assert_gt "$(field "$r" calls)" 0 "scale: the decision handler traced under policy=walk"
 msl_loaded && msl_unload
 true
