@@ -23,20 +23,25 @@ case $MSL_BENCH_SIZE in
 smoke)
 	B_WS=32 B_SEG=512 B_NSEG=1 B_REPEATS=1 B_SWEEP="12 6" B_SWEEP_REPEATS=1
 	B_ANON_WS=32 B_RING_PASSES=1
-	B_OVH_PAIRS=1 B_OVH_STREAM=512 B_FG_STREAM=512 B_SCALE="10" B_SCALE_STREAM=512 ;;
+	B_OVH_PAIRS=1 B_OVH_STREAM=512 B_FG_STREAM=512 B_SCALE="10" B_SCALE_STREAM=512
+	B_TREES="c" B_TREE_THRESHOLDS="12" B_TREE_STREAM=512 B_TREE_REPEATS=1 ;;
 full)
 	B_WS=100 B_SEG=2048 B_NSEG=3 B_REPEATS=5 B_SWEEP="12 11 10 9 8 7 6 5 4 3 2 1 0" B_SWEEP_REPEATS=3
 	B_ANON_WS=100 B_RING_PASSES=2
-	B_OVH_PAIRS=10 B_OVH_STREAM=2048 B_FG_STREAM=1024 B_SCALE="10 100 1000 10000" B_SCALE_STREAM=1024 ;;
+	B_OVH_PAIRS=10 B_OVH_STREAM=2048 B_FG_STREAM=1024 B_SCALE="10 100 1000 10000" B_SCALE_STREAM=1024
+	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="12 6" B_TREE_STREAM=2048 B_TREE_REPEATS=3 ;;
 *)
-	B_WS=100 B_SEG=768 B_NSEG=3 B_REPEATS=3 B_SWEEP="12 11 10 9 8 7 6 5 4 3 2 1 0" B_SWEEP_REPEATS=2
+	# about 45 minutes a configuration on a 2-core host under TCG
+	B_WS=100 B_SEG=768 B_NSEG=2 B_REPEATS=2 B_SWEEP="12 9 6 3 0" B_SWEEP_REPEATS=1
 	B_ANON_WS=100 B_RING_PASSES=1
-	B_OVH_PAIRS=5 B_OVH_STREAM=1024 B_FG_STREAM=512 B_SCALE="10 100 1000 10000" B_SCALE_STREAM=512 ;;
+	B_OVH_PAIRS=3 B_OVH_STREAM=1024 B_FG_STREAM=512 B_SCALE="10 100 1000 10000" B_SCALE_STREAM=512
+	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="12 6" B_TREE_STREAM=768 B_TREE_REPEATS=1 ;;
 esac
 [ -z "${MSL_BENCH_SWEEP:-}" ] || B_SWEEP=$MSL_BENCH_SWEEP
 if [ -n "${MSL_BENCH_REPEATS:-}" ]; then
-	B_REPEATS=$MSL_BENCH_REPEATS B_SWEEP_REPEATS=$MSL_BENCH_REPEATS
+	B_REPEATS=$MSL_BENCH_REPEATS B_SWEEP_REPEATS=$MSL_BENCH_REPEATS B_TREE_REPEATS=$MSL_BENCH_REPEATS
 fi
+[ -z "${MSL_BENCH_TREES:-}" ] || B_TREES=$MSL_BENCH_TREES
 # P's protection: soft limit / memory.low (MiB), as in the reference runs.
 B_PROT=150
 # How P reads its page-cache set: mmap (re-reads count major faults; the
@@ -454,6 +459,117 @@ fg_stats() {
 fg_gated() { if [ "$MSL_KSERIES" = 6.12 ] && [ "$MSL_LRU" = mglru ]; then echo try_to_shrink_lruvec; else echo shrink_lruvec; fi; }
 fg_handler() { if [ "$(fg_gated)" = try_to_shrink_lruvec ]; then echo try_to_shrink_lruvec_pre; else echo shrink_lruvec_pre; fi; }
 fg_account() { if [ "$(fg_gated)" = try_to_shrink_lruvec ]; then echo account_entry_mglru; else echo account_entry_classic; fi; }
+
+# ---------------------------------------------------------------------------
+# Pages kept per policy on the three trees (README "Policies")
+# ---------------------------------------------------------------------------
+# The seed patch's case 1 and case 2 (tests/guest/cases.sh: 1 unit = 8 MiB)
+# and the KS2012 article's tree, cases a-e (t-27-policies.sh, sizes x4 so
+# that the pages kept are measurable against a stream).  Soft limits in
+# MiB ("max": none, as the patch's "unlimited"); every cgroup of the tree
+# has one, so only S, the streamer outside the tree (no soft limit, the
+# default unset_eligible=Y: eligible, and "over" for walk), is unset.
+tree_limits() {
+	case $1 in
+	case1) echo "A:max A/A1:80 A/A2:48 B:128" ;;
+	case2) echo "A:128 A/A1:80 A/A2:8000 B:128" ;;
+	a) echo "A:4 A/A1:1000 A/A2:1000 B:1000 C:1000" ;;
+	b) echo "A:4 A/A1:4 A/A2:1000 B:1000 C:1000" ;;
+	c) echo "A:1000 A/A1:4 A/A2:1000 B:4 C:1000" ;;
+	d) echo "A:60 A/A1:64 A/A2:64 B:1000 C:1000" ;;
+	e) echo "A:1000 A/A1:1000 A/A2:1000 B:1000 C:1000" ;;
+	*) fail "unknown tree $1" ;;
+	esac
+}
+# tree_usage TREE: the leaves and their page cache in MiB
+tree_usage() {
+	case $1 in
+	case1 | case2) echo "A/A1:136 A/A2:40 B:80" ;;
+	*) echo "A/A1:48 A/A2:48 B:32 C:16" ;;
+	esac
+}
+
+# tree_set_limit CGROUP MIB|max: v1 through the kernel's file (a huge value
+# for max), v2 through the module's control file.
+tree_set_limit() {
+	local cg=$1 mib=$2
+	if [ "$MSL_CGROUP_VERSION" = 1 ]; then
+		[ "$mib" = max ] && mib=$((1 << 30))
+		cg_set "$cg" memory.soft_limit_in_bytes $((mib << 20))
+	else
+		[ "$mib" = max ] || mib="${mib}M"
+		echo "set /$cg $mib" >/proc/memcg_softlimit/limits || fail "cannot set the soft limit of $cg to $mib"
+	fi
+}
+
+# tree_run TREE MODE THRESHOLD REP: build the tree, protect it by MODE
+# (stock: the module unloaded, the kernel's own v1 soft limits on v1;
+# otherwise the module with policy=MODE at THRESHOLD), fill the leaves,
+# stream B_TREE_STREAM MiB from S, and emit one "trees" record: each leaf's
+# page cache before and after, and the module's skips/reclaims per leaf.
+tree_run() {
+	local tree=$1 mode=$2 thr=$3 rep=$4 cg lim leaves=() before=() kept=() skips=() recl=() u snap s r p
+	for cg in A B C S; do cg_remove "$cg"; done
+	if [ "$mode" = stock ]; then
+		msl_loaded && msl_unload >/dev/null
+	else
+		msl_loaded || msl_load >/dev/null
+		for p in enabled=Y policy=$mode priority_threshold=$thr unset_eligible=Y keep_v1_reclaim=N; do
+			[ -e "/sys/module/$MSL_MODULE/parameters/${p%%=*}" ] || continue
+			echo "${p#*=}" >"/sys/module/$MSL_MODULE/parameters/${p%%=*}" || fail "cannot set $p"
+		done
+	fi
+	for lim in $(tree_limits "$tree"); do cg_create "${lim%%:*}"; done
+	cg_create S
+	if [ "$mode" != stock ] || [ "$MSL_CGROUP_VERSION" = 1 ]; then
+		for lim in $(tree_limits "$tree"); do tree_set_limit "${lim%%:*}" "${lim#*:}"; done
+	fi
+	for u in $(tree_usage "$tree"); do
+		cg=${u%%:*}
+		leaves+=("$cg")
+		make_ws "$MSL_SCRATCH/tree.${cg//\//_}.${u#*:}M" "${u#*:}"
+	done
+	drop_caches
+	for u in $(tree_usage "$tree"); do
+		cg=${u%%:*}
+		cg_run "$cg" dd if="$MSL_SCRATCH/tree.${cg//\//_}.${u#*:}M" of=/dev/null bs=1M status=none ||
+			fail "filling $cg failed"
+	done
+	for cg in "${leaves[@]}"; do before+=("$(cg_file_mib "$cg")"); done
+	stream_sparse S "$B_TREE_STREAM"
+	for cg in "${leaves[@]}"; do
+		kept+=("$(cg_file_mib "$cg")")
+		s=0 r=0
+		if [ "$mode" != stock ]; then
+			snap=$(snapshot_of "$(stat -c %i "$(cg_path "$cg")")")
+			[ -z "$snap" ] || read -r s r < <(snapshot_verdicts "$snap")
+		fi
+		skips+=("$s") recl+=("$r")
+	done
+	bench_emit trees tree="$tree" mode="$mode" threshold="$thr" rep="$rep" leaves="$(tr ' ' , <<<"${leaves[*]}")" \
+		before_mib="$(join_csv "${before[@]}")" kept_mib="$(join_csv "${kept[@]}")" \
+		skips="$(join_csv "${skips[@]}")" reclaims="$(join_csv "${recl[@]}")" \
+		stream_mib="$B_TREE_STREAM" limits="$(tree_limits "$tree")"
+	for cg in A B C S; do cg_remove "$cg"; done
+}
+
+# bench_trees: every tree of B_TREES under stock and each policy (v8 and
+# bench_policies) at each threshold of B_TREE_THRESHOLDS, interleaved.
+bench_trees() {
+	local r tree pol thr
+	for ((r = 1; r <= B_TREE_REPEATS; r++)); do
+		for tree in $B_TREES; do
+			tree_run "$tree" stock "" "$r"
+			for pol in v8 $(bench_policies); do
+				for thr in $B_TREE_THRESHOLDS; do
+					tree_run "$tree" "$pol" "$thr" "$r"
+				done
+			done
+		done
+	done
+	msl_loaded && msl_unload >/dev/null
+	true
+}
 
 # ---------------------------------------------------------------------------
 # Parts (each a tests/guest/bench-<part>.sh; t-60-bench-smoke runs them at

@@ -69,4 +69,23 @@ note "smoke scale: $(field "$r" nr_tracked) tracked, $(field "$r" slab_freed) km
 r=$(records fgraph | grep -F '"label":"scale-10-walk"' | grep -E "\"func\":\"$(fg_handler)\"")
 assert_gt "$(field "$r" calls)" 0 "scale: the decision handler traced under policy=walk"
 msl_loaded && msl_unload
+
+# --- trees: the article's case c under stock, v8 and walk ----------------------
+bench_trees
+assert_eq "$(records trees | wc -l)" 3 "trees records (stock, v8, walk)"
+while read -r r; do
+	mode=$(field "$r" mode)
+	IFS=, read -ra leaves <<<"$(field "$r" leaves)"
+	IFS=, read -ra before <<<"$(field "$r" before_mib)"
+	IFS=, read -ra kept <<<"$(field "$r" kept_mib)"
+	IFS=, read -ra skips <<<"$(field "$r" skips)"
+	assert_eq "${#leaves[@]}" 4 "$mode: four leaves"
+	assert_eq "${#kept[@]}" 4 "$mode: one residency per leaf"
+	for i in 0 1 2 3; do
+		assert_gt "${before[i]}" 0 "$mode: ${leaves[i]} was filled"
+		assert_le "${kept[i]}" $((before[i] + 1)) "$mode: ${leaves[i]} kept at most its fill"
+	done
+	[ "$mode" = stock ] || assert_gt "$((skips[0] + skips[1] + skips[2] + skips[3]))" 0 "$mode: skips in the tree"
+	note "smoke trees c $mode: kept ${kept[*]} of ${before[*]} MiB (${leaves[*]}), skips ${skips[*]}"
+done < <(records trees)
 true
