@@ -690,7 +690,7 @@ bench_overhead() {
 	for ((r = 1; r <= B_OVH_PAIRS; r++)); do
 		if ((r % 2)); then order="unloaded loaded"; else order="loaded unloaded"; fi
 		for i in $order; do
-			if [ "$i" = loaded ]; then msl_load; else msl_loaded && msl_unload; fi
+			if [ "$i" = loaded ]; then msl_loaded || msl_load; else msl_loaded && msl_unload; fi
 			ns=$(overhead_stream "$B_OVH_STREAM")
 			bench_emit throughput arm="$i" pair="$r" stream_mib="$B_OVH_STREAM" stream_ns="$ns"
 		done
