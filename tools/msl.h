@@ -237,6 +237,13 @@ struct msl_chain {
 	const char *path[MSL_EXPLAIN_MAX_LEVELS];
 	unsigned int n;
 	bool is_root;
+	/*
+	 * Policy excess: the largest excess over a soft limit of any memcg
+	 * now (pages, 0 for none) and the cgroup that has it; the module's is
+	 * the largest its recent decisions saw, which converges to this.
+	 */
+	uint64_t excess_max;
+	const char *excess_max_path;
 };
 struct msl_explain_row {
 	int priority;			/* effective priority */
@@ -251,6 +258,11 @@ void msl_explain_print(FILE *f, const struct msl_params *params,
 		       enum msl_kind kind, const struct msl_chain *chain,
 		       const struct msl_explain_row *rows, bool mglru,
 		       unsigned long page_size);
+/*
+ * excess: the share of first-pass steps that reclaim a memcg whose
+ * excess is @excess, in percent (100: every step; 0 only for 0).
+ */
+unsigned int msl_excess_percent(uint64_t excess, uint64_t max);
 const char *msl_explain_rule(const struct msl_params *params,
 			     const struct msl_chain *chain,
 			     const struct msl_explain_row *row, char *buf,
