@@ -176,7 +176,8 @@ int cmd_explain(int argc, char **argv)
 	msl_module_read(&m);
 	if (policy >= 0)
 		m.params.policy = policy;
-	if (fs.version == 2 && m.loaded && (ret = msl_v2limits_load(&v2))) {
+	ret = fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
+	if (ret) {
 		msl_err("cannot read %s: %s", MSL_CTL_LIMITS,
 			ret == -EACCES || ret == -EPERM ?
 			"permission denied: run as root" : strerror(-ret));

@@ -20,7 +20,7 @@ static const char *const hook_syms[] = {
 	"shrink_node", "shrink_lruvec", "try_to_shrink_lruvec",
 	"mem_cgroup_soft_limit_reclaim",
 };
-#define NR_HOOKS (sizeof(hook_syms) / sizeof(hook_syms[0]))
+#define NR_HOOKS ARRAY_SIZE(hook_syms)
 
 /* 1 registered, 0 not, -1 unknown; per hook_syms. */
 static int read_kprobes(int state[NR_HOOKS])

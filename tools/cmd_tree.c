@@ -184,7 +184,8 @@ int cmd_tree(int argc, char **argv)
 	msl_signals_install();
 	msl_module_read(&m);
 	ps = (uint64_t)sysconf(_SC_PAGESIZE);
-	if (fs.version == 2 && m.loaded && (ret = msl_v2limits_load(&v2)))
+	ret = fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
+	if (ret)
 		msl_warn("cannot read %s (%s): soft limits shown as unset",
 			 MSL_CTL_LIMITS, strerror(-ret));
 	ret = msl_cgmap_build(&map, &fs);
