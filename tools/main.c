@@ -69,7 +69,7 @@ static const struct command commands[] = {
 	  "its events; --snapshot prints the last snapshot recorded instead.\n"
 	  "Cgroup ids are resolved on this machine; --ids does not." },
 };
-#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NR_COMMANDS ARRAY_SIZE(commands)
 
 static const struct command *find(const char *name)
 {
