@@ -232,6 +232,46 @@ static bool next_level(void *cursor, struct msl_level *level)
 }
 
 /*
+ * policy excess: the largest excess lately, one word (policy.h): the
+ * excess in pages, the second it was noted in, the low bits of the id of
+ * the level that holds it.  Updated with a compare-and-swap loop, which
+ * only retries when another CPU changed the word meanwhile (lock-free);
+ * a step whose excess changes nothing writes nothing.
+ */
+static atomic64_t excess_max = ATOMIC64_INIT(0);
+
+void msl_excess_reset(void)
+{
+	atomic64_set(&excess_max, 0);
+}
+
+struct excess_ctx {
+	struct msl_memcg *entry;	/* the step's memcg; NULL: untracked */
+	u64 now;			/* seconds: the word's period */
+};
+
+/* msl_excess_fn: one global word and the memcg's credit, both atomics. */
+static bool excess_note(void *arg, u64 id, u64 excess, struct msl_excess *out)
+{
+	struct excess_ctx *x = arg;
+	s64 old = atomic64_read(&excess_max);
+	u64 word;
+
+	for (;;) {
+		word = msl_excess_max_next((u64)old, x->now, id, excess);
+		if (word == (u64)old ||
+		    atomic64_try_cmpxchg(&excess_max, &old, (s64)word))
+			break;
+	}
+	if (!excess || !x->entry)
+		return false;
+	out->max = msl_excess_max_value(word, x->now);
+	out->credit = (u64)atomic64_add_return((s64)excess,
+					       &x->entry->excess_credit);
+	return true;
+}
+
+/*
  * The memcg's entry for counting: found or created, but never for a memcg
  * being removed (its entry would outlive the rmdir that drops it).
  */
@@ -297,6 +337,7 @@ static enum msl_verdict gate_step(struct lruvec *lruvec, const void *sc,
 	struct msl_level self = { .src = MSL_LIMIT_UNSET };
 	struct msl_memcg *entry = NULL;
 	struct level_cursor cursor;
+	struct excess_ctx xctx;
 	struct msl_params params;
 	struct msl_decision d;
 	struct msl_step step;
@@ -317,6 +358,9 @@ static enum msl_verdict gate_step(struct lruvec *lruvec, const void *sc,
 		mglru_effective_priority(sc, priority) : priority;
 	step.nothing_eligible = test_bit(nid, nothing_eligible);
 	step.last_pass = priority == 0;
+	step.excess_note = params.policy == MSL_POLICY_EXCESS ?
+			   excess_note : NULL;
+	step.excess_arg = &xctx;
 
 	rcu_read_lock();
 	if (step.is_root) {
@@ -326,20 +370,25 @@ static enum msl_verdict gate_step(struct lruvec *lruvec, const void *sc,
 	} else {
 		entry = msl_fill_level(memcg, &self);
 	}
+	/* Before deciding: excess keeps the memcg's credit in it. */
+	entry = counting_entry(memcg, entry, self.cgroup_id);
+	xctx.entry = entry;
+	xctx.now = (u64)jiffies / HZ;
 	cursor.params = &params;
 	cursor.memcg = memcg;
 	cursor.self = step.is_root ? NULL : &self;
 	msl_decide(&params, &step, next_level, &cursor, &d);
 
-	entry = counting_entry(memcg, entry, self.cgroup_id);
 	if (entry)
 		atomic64_inc(&entry->decisions[d.reason]);
 	trace_decision(&self, nid, priority, step.effective_priority,
 		       step.kind, params.policy, &d, entry);
 	rcu_read_unlock();
 
+	/* An excess_share skip is eligible: the pass had something to take. */
 	if (d.reason == MSL_REASON_OVER || d.reason == MSL_REASON_ANCESTOR_OVER ||
-	    d.reason == MSL_REASON_NONE_OVER) {
+	    d.reason == MSL_REASON_NONE_OVER ||
+	    d.reason == MSL_REASON_EXCESS_SHARE) {
 		pass_note(sc, SLOT_ELIGIBLE);
 		if (step.nothing_eligible)
 			clear_bit(nid, nothing_eligible);

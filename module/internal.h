@@ -38,6 +38,8 @@ int msl_hooks_init(void);
 void msl_hooks_exit(void);
 bool msl_hook_active(const char *symbol);
 u64 msl_hooks_missed(void);
+/* policy excess: forget the largest excess (a policy was written). */
+void msl_excess_reset(void);
 
 /* control.c */
 int msl_control_init(void);

@@ -27,6 +27,8 @@ struct msl_memcg {
 	atomic64_t reclaimed[MSL_NR_KINDS];
 	/* policy walk: which children are over, for one jiffy (hooks.c) */
 	atomic64_t over_children;
+	/* policy excess: the sum of the excesses noted, wrapping (hooks.c) */
+	atomic64_t excess_credit;
 	struct rcu_head rcu;
 };
 

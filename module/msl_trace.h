@@ -61,8 +61,10 @@ TRACE_DEFINE_ENUM(MSL_REASON_NOTHING_ELIGIBLE);
 TRACE_DEFINE_ENUM(MSL_REASON_UNDER);
 TRACE_DEFINE_ENUM(MSL_REASON_SIBLING_OVER);
 TRACE_DEFINE_ENUM(MSL_REASON_NONE_OVER);
+TRACE_DEFINE_ENUM(MSL_REASON_EXCESS_SHARE);
 TRACE_DEFINE_ENUM(MSL_POLICY_V8);
 TRACE_DEFINE_ENUM(MSL_POLICY_WALK);
+TRACE_DEFINE_ENUM(MSL_POLICY_EXCESS);
 TRACE_DEFINE_ENUM(MSL_LIMIT_UNSET);
 TRACE_DEFINE_ENUM(MSL_LIMIT_SET);
 TRACE_DEFINE_ENUM(MSL_LIMIT_MAX);
@@ -91,12 +93,14 @@ TRACE_DEFINE_ENUM(MSL_LIMIT_V1);
 			 { MSL_REASON_NOTHING_ELIGIBLE, "nothing_eligible" }, \
 			 { MSL_REASON_UNDER, "under" },		\
 			 { MSL_REASON_SIBLING_OVER, "sibling_over" },	\
-			 { MSL_REASON_NONE_OVER, "none_over" })
+			 { MSL_REASON_NONE_OVER, "none_over" },	\
+			 { MSL_REASON_EXCESS_SHARE, "excess_share" })
 
 #define msl_show_policy(policy)						\
 	__print_symbolic(policy,					\
 			 { MSL_POLICY_V8, "v8" },			\
-			 { MSL_POLICY_WALK, "walk" })
+			 { MSL_POLICY_WALK, "walk" },			\
+			 { MSL_POLICY_EXCESS, "excess" })
 
 #define msl_show_limit_src(src)						\
 	__print_symbolic(src,						\
@@ -239,6 +243,7 @@ TRACE_EVENT(snapshot,
 		__field(u64, under)
 		__field(u64, sibling_over)
 		__field(u64, none_over)
+		__field(u64, excess_share)
 		__field(u64, scanned_kswapd)
 		__field(u64, reclaimed_kswapd)
 		__field(u64, scanned_direct)
@@ -267,6 +272,8 @@ TRACE_EVENT(snapshot,
 			atomic64_read(&e->decisions[MSL_REASON_SIBLING_OVER]);
 		__entry->none_over =
 			atomic64_read(&e->decisions[MSL_REASON_NONE_OVER]);
+		__entry->excess_share =
+			atomic64_read(&e->decisions[MSL_REASON_EXCESS_SHARE]);
 		__entry->scanned_kswapd = atomic64_read(&e->scanned[MSL_KIND_KSWAPD]);
 		__entry->reclaimed_kswapd =
 			atomic64_read(&e->reclaimed[MSL_KIND_KSWAPD]);
@@ -283,12 +290,13 @@ TRACE_EVENT(snapshot,
 			atomic64_read(&e->reclaimed[MSL_KIND_TARGETED]);
 	),
 
-	TP_printk("seq=%llu cgroup_id=%llu policy_off=%llu targeted=%llu root=%llu below_threshold=%llu over=%llu ancestor_over=%llu nothing_eligible=%llu under=%llu sibling_over=%llu none_over=%llu scanned_kswapd=%llu reclaimed_kswapd=%llu scanned_direct=%llu reclaimed_direct=%llu scanned_proactive=%llu reclaimed_proactive=%llu scanned_targeted=%llu reclaimed_targeted=%llu",
+	TP_printk("seq=%llu cgroup_id=%llu policy_off=%llu targeted=%llu root=%llu below_threshold=%llu over=%llu ancestor_over=%llu nothing_eligible=%llu under=%llu sibling_over=%llu none_over=%llu excess_share=%llu scanned_kswapd=%llu reclaimed_kswapd=%llu scanned_direct=%llu reclaimed_direct=%llu scanned_proactive=%llu reclaimed_proactive=%llu scanned_targeted=%llu reclaimed_targeted=%llu",
 		  __entry->seq, __entry->cgroup_id, __entry->policy_off,
 		  __entry->targeted, __entry->root, __entry->below_threshold,
 		  __entry->over, __entry->ancestor_over,
 		  __entry->nothing_eligible, __entry->under,
 		  __entry->sibling_over, __entry->none_over,
+		  __entry->excess_share,
 		  __entry->scanned_kswapd, __entry->reclaimed_kswapd,
 		  __entry->scanned_direct, __entry->reclaimed_direct,
 		  __entry->scanned_proactive, __entry->reclaimed_proactive,

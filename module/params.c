@@ -51,7 +51,9 @@ static int policy_set(const char *val, const struct kernel_param *kp)
 	int value = msl_policy_parse(val);
 
 	if (value < 0)
-		return msl_word_is(val, "excess") ? -EOPNOTSUPP : -EINVAL;
+		return -EINVAL;
+	/* excess starts again from the tree as it is (largest excess). */
+	msl_excess_reset();
 	WRITE_ONCE(policy, value);
 	return 0;
 }
@@ -67,7 +69,7 @@ static const struct kernel_param_ops policy_ops = {
 };
 module_param_cb(policy, &policy_ops, &policy, 0644);
 MODULE_PARM_DESC(policy,
-		 "First-pass rule: v8 (default: reclaim a memcg when it or an ancestor is over its soft limit) or walk (top-down: at each level reclaim only the children over their soft limits, whole subtrees; descend where none is); excess is not implemented yet (EOPNOTSUPP)");
+		 "First-pass rule: v8 (default: reclaim a memcg when it or an ancestor is over its soft limit), walk (top-down: at each level reclaim only the children over their soft limits, whole subtrees; descend where none is) or excess (eligible as v8, each reclaimed at a share of its first-pass steps in proportion to its excess over its soft limit, the largest excess at every step)");
 
 static bool keep_v1_reclaim;
 module_param(keep_v1_reclaim, bool, 0644);

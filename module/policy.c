@@ -28,12 +28,24 @@ bool msl_level_over(const struct msl_params *params,
 	}
 }
 
+u64 msl_level_excess(const struct msl_params *params,
+		     const struct msl_level *level)
+{
+	if (!msl_level_over(params, level))
+		return 0;
+	if (level->src == MSL_LIMIT_SET || level->src == MSL_LIMIT_V1)
+		return level->usage - level->soft_limit;
+	return level->usage;
+}
+
 static void set_decision(struct msl_decision *out, enum msl_verdict verdict,
 			 enum msl_reason reason)
 {
 	out->verdict = verdict;
 	out->reason = reason;
 	out->decider_id = 0;
+	out->excess = 0;
+	out->excess_max = 0;
 	out->levels = 0;
 }
 
@@ -55,13 +67,15 @@ bool msl_decide_early(const struct msl_params *params,
 	return true;
 }
 
-/* Reclaimed because the level just read (out->levels), @id, is over. */
-static void set_over(struct msl_decision *out, u64 id)
+/* Reclaimed because the level just read (out->levels) is over. */
+static void set_over(const struct msl_params *params,
+		     const struct msl_level *level, struct msl_decision *out)
 {
 	out->verdict = MSL_RECLAIM;
 	out->reason = out->levels == 1 ? MSL_REASON_OVER :
 					 MSL_REASON_ANCESTOR_OVER;
-	out->decider_id = id;
+	out->decider_id = level->cgroup_id;
+	out->excess = msl_level_excess(params, level);
 }
 
 /* V8: over when the memcg or any ancestor below the root is over. */
@@ -75,7 +89,7 @@ static void decide_v8(const struct msl_params *params,
 	while (next(cursor, &level)) {
 		out->levels++;
 		if (msl_level_over(params, &level)) {
-			set_over(out, level.cgroup_id);
+			set_over(params, &level, out);
 			return;
 		}
 	}
@@ -106,12 +120,98 @@ static void decide_walk(const struct msl_params *params,
 	while (next(cursor, &level)) {
 		out->levels++;
 		if (msl_level_over(params, &level)) {
-			set_over(out, level.cgroup_id);
+			set_over(params, &level, out);
 		} else if (level.sibling_over) {
 			out->verdict = MSL_SKIP;
 			out->reason = MSL_REASON_SIBLING_OVER;
 			out->decider_id = level.cgroup_id;
 		}
+	}
+}
+
+bool msl_excess_share(u64 credit, u64 excess, u64 max)
+{
+	if (!excess)
+		return false;
+	if (excess >= max)
+		return true;
+	return (credit - excess) % max < excess;
+}
+
+/* A word's fields, see policy.h. */
+#define XW_ID_MASK	((1ULL << MSL_EXCESS_ID_BITS) - 1)
+#define XW_PERIOD_SHIFT	MSL_EXCESS_ID_BITS
+#define XW_PERIOD_MASK	((1ULL << MSL_EXCESS_PERIOD_BITS) - 1)
+#define XW_PAGES_SHIFT	(MSL_EXCESS_ID_BITS + MSL_EXCESS_PERIOD_BITS)
+
+u64 msl_excess_max_value(u64 word, u64 now)
+{
+	u64 stamp = (word >> XW_PERIOD_SHIFT) & XW_PERIOD_MASK;
+	u64 age = (now - stamp) & XW_PERIOD_MASK;
+
+	if (age >= MSL_EXCESS_PAGES_BITS)
+		return 0;
+	return (word >> XW_PAGES_SHIFT) >> age;
+}
+
+u64 msl_excess_max_next(u64 word, u64 now, u64 id, u64 excess)
+{
+	bool holder = word && (word & XW_ID_MASK) == (id & XW_ID_MASK);
+
+	if (excess > MSL_EXCESS_PAGES_MAX)
+		excess = MSL_EXCESS_PAGES_MAX;
+	/* A smaller excess leaves the word alone, unless it is its own. */
+	if (!holder && excess < msl_excess_max_value(word, now))
+		return word;
+	if (!excess)
+		return 0;
+	return excess << XW_PAGES_SHIFT |
+	       (now & XW_PERIOD_MASK) << XW_PERIOD_SHIFT | (id & XW_ID_MASK);
+}
+
+/*
+ * excess: eligible as v8 (some level of the path is over), but the
+ * pressure is that of the level with the largest excess along the path,
+ * not the nearest: a cgroup over by a little inside a parent over by a
+ * lot goes with its parent, as the old rb-tree's "largest excess first"
+ * reclaimed the whole hierarchy of the cgroup it picked.  The memcg is
+ * reclaimed at a share of its first-pass steps, that excess over the
+ * largest excess of any memcg lately: every step for the largest.
+ * Memcgs not eligible are skipped (under), with V8 2/2 as v8.
+ */
+static void decide_excess(const struct msl_params *params,
+			  const struct msl_step *step, msl_next_level_fn next,
+			  void *cursor, struct msl_decision *out)
+{
+	struct msl_level level;
+	struct msl_excess x;
+	u64 self = 0;
+
+	set_decision(out, MSL_SKIP, MSL_REASON_UNDER);
+	while (next(cursor, &level)) {
+		if (!out->levels++)
+			self = level.cgroup_id;
+		/* The nearest level wins a tie. */
+		if (msl_level_excess(params, &level) > out->excess)
+			set_over(params, &level, out);
+	}
+	if (!out->excess) {
+		if (step->excess_note)
+			step->excess_note(step->excess_arg, self, 0, &x);
+		if (step->nothing_eligible) {
+			out->verdict = MSL_RECLAIM;
+			out->reason = MSL_REASON_NOTHING_ELIGIBLE;
+		}
+		return;
+	}
+	if (!step->excess_note ||
+	    !step->excess_note(step->excess_arg, out->decider_id, out->excess,
+			       &x))
+		return;
+	out->excess_max = x.max > out->excess ? x.max : out->excess;
+	if (!msl_excess_share(x.credit, out->excess, out->excess_max)) {
+		out->verdict = MSL_SKIP;
+		out->reason = MSL_REASON_EXCESS_SHARE;
 	}
 }
 
@@ -122,6 +222,8 @@ void msl_decide(const struct msl_params *params, const struct msl_step *step,
 		return;
 	if (params->policy == MSL_POLICY_WALK)
 		decide_walk(params, next, cursor, out);
+	else if (params->policy == MSL_POLICY_EXCESS)
+		decide_excess(params, step, next, cursor, out);
 	else
 		decide_v8(params, step, next, cursor, out);
 }
@@ -149,11 +251,13 @@ static const char *const reason_names[] = {
 	[MSL_REASON_UNDER] = "under",
 	[MSL_REASON_SIBLING_OVER] = "sibling_over",
 	[MSL_REASON_NONE_OVER] = "none_over",
+	[MSL_REASON_EXCESS_SHARE] = "excess_share",
 };
 
 static const char *const policy_names[] = {
 	[MSL_POLICY_V8] = "v8",
 	[MSL_POLICY_WALK] = "walk",
+	[MSL_POLICY_EXCESS] = "excess",
 };
 
 static const char *const limit_src_names[] = {

@@ -82,6 +82,46 @@ static bool sibling_over(const struct msl_cgfs *fs, const char *cgpath,
 	return over;
 }
 
+/*
+ * excess: the largest excess over a soft limit of any cgroup with a memcg
+ * of its own, the root excepted, now; its path into @path.  With the
+ * policy's rule (the largest excess along a path) this is the largest
+ * excess any memcg is reclaimed for, which the module's converges to.
+ */
+static uint64_t largest_excess(const struct msl_cgfs *fs,
+			       const struct msl_v2limits *v2,
+			       const struct msl_params *params, uint64_t ps,
+			       char *path, size_t len)
+{
+	struct msl_cgmap map = { 0 };
+	struct msl_level l = { 0 };
+	struct msl_limit lim;
+	uint64_t usage, e, max = 0;
+	size_t i;
+
+	path[0] = '\0';
+	if (msl_cgmap_build(&map, fs))
+		return 0;
+	for (i = 0; i < map.n; i++) {
+		const struct msl_cgnode *n = &map.nodes[i];
+
+		if (!n->depth || !msl_cg_has_memcg(fs, n->path) ||
+		    msl_cg_usage(fs, n->path, &usage) ||
+		    msl_limit_get(fs, n->path, v2, &lim))
+			continue;
+		l.usage = usage / ps;
+		l.src = lim.src;
+		l.soft_limit = lim.bytes / ps;
+		e = msl_level_excess(params, &l);
+		if (e > max) {
+			max = e;
+			snprintf(path, len, "%s", n->path);
+		}
+	}
+	msl_cgmap_free(&map);
+	return max;
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -89,6 +129,7 @@ int cmd_explain(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' }, { 0 } };
 	char cgpath[PATH_MAX], msg[PATH_MAX * 3], *paths[MSL_EXPLAIN_MAX_LEVELS];
+	static char max_path[PATH_MAX];
 	struct msl_explain_row rows[MSL_DEF_PRIORITY + 1];
 	enum msl_kind kind = MSL_KIND_KSWAPD;
 	int policy = -1;
@@ -107,9 +148,8 @@ int cmd_explain(int argc, char **argv)
 		if (c == 'p') {
 			policy = msl_policy_parse(optarg);
 			if (policy < 0) {
-				msl_err("bad policy '%s': v8 or walk%s", optarg,
-					msl_word_is(optarg, "excess") ?
-					" (excess is not implemented yet)" : "");
+				msl_err("bad policy '%s': v8, walk or excess",
+					optarg);
 				return MSL_EXIT_USAGE;
 			}
 		} else if (c == 'k') {
@@ -136,7 +176,8 @@ int cmd_explain(int argc, char **argv)
 	msl_module_read(&m);
 	if (policy >= 0)
 		m.params.policy = policy;
-	if (fs.version == 2 && m.loaded && (ret = msl_v2limits_load(&v2))) {
+	ret = fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
+	if (ret) {
 		msl_err("cannot read %s: %s", MSL_CTL_LIMITS,
 			ret == -EACCES || ret == -EPERM ?
 			"permission denied: run as root" : strerror(-ret));
@@ -175,6 +216,11 @@ int cmd_explain(int argc, char **argv)
 			p[1] = '\0';
 		else
 			*slash = '\0';
+	}
+	if (m.params.policy == MSL_POLICY_EXCESS) {
+		chain.excess_max = largest_excess(&fs, &v2, &m.params, ps,
+						  max_path, sizeof(max_path));
+		chain.excess_max_path = max_path;
 	}
 	msl_explain(&m.params, kind, &chain, rows);
 	printf("cgroup %s (id %llu), cgroup v%d, ", cgpath,

@@ -20,7 +20,7 @@ static const char *const hook_syms[] = {
 	"shrink_node", "shrink_lruvec", "try_to_shrink_lruvec",
 	"mem_cgroup_soft_limit_reclaim",
 };
-#define NR_HOOKS (sizeof(hook_syms) / sizeof(hook_syms[0]))
+#define NR_HOOKS ARRAY_SIZE(hook_syms)
 
 /* 1 registered, 0 not, -1 unknown; per hook_syms. */
 static int read_kprobes(int state[NR_HOOKS])
@@ -124,6 +124,8 @@ int cmd_status(int argc, char **argv)
 			printf("policy:      off (enabled=N): reclaim as stock, decisions still traced\n");
 		else if (m.params.policy == MSL_POLICY_WALK)
 			printf("policy:      walk: the first reclaim pass takes, level by level from the top, only the cgroups over their soft limit\n");
+		else if (m.params.policy == MSL_POLICY_EXCESS)
+			printf("policy:      excess: the first reclaim pass takes the cgroups over their soft limit (or below one that is), each at a share of its steps in proportion to its excess; the largest excess at every step\n");
 		else
 			printf("policy:      v8: the first reclaim pass skips cgroups under their soft limit\n");
 		printf("parameters:  enabled=%s policy=%s priority_threshold=%d unset_eligible=%s keep_v1_reclaim=%s%s\n",

@@ -90,6 +90,27 @@ static void fill_sibling_over(const struct msl_cgmap *map,
 	free(over);
 }
 
+/*
+ * excess: the largest excess of any memcg below the root now; the share
+ * of each eligible memcg is its excess over this.
+ */
+static uint64_t largest_excess(const struct msl_cgmap *map,
+			       const struct msl_params *params,
+			       const struct node_info *info)
+{
+	uint64_t e, max = 0;
+	size_t i;
+
+	for (i = 0; i < map->n; i++) {
+		if (info[i].parent < 0 || !info[i].has_memcg)
+			continue;
+		e = msl_level_excess(params, &info[i].level);
+		if (e > max)
+			max = e;
+	}
+	return max;
+}
+
 static void put_prefix(FILE *f, const struct msl_cgmap *map, size_t i,
 		       int base)
 {
@@ -133,6 +154,8 @@ int cmd_tree(int argc, char **argv)
 	struct node_info *info = NULL;
 	bool counters = true, have_counters = false;
 	size_t i, first = 0, end, width = 6, w;
+	int fpw = 24;
+	uint64_t excess_max = 0;
 	struct msl_live live;
 	struct msl_module m;
 	struct msl_cgfs fs;
@@ -161,7 +184,8 @@ int cmd_tree(int argc, char **argv)
 	msl_signals_install();
 	msl_module_read(&m);
 	ps = (uint64_t)sysconf(_SC_PAGESIZE);
-	if (fs.version == 2 && m.loaded && (ret = msl_v2limits_load(&v2)))
+	ret = fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
+	if (ret)
 		msl_warn("cannot read %s (%s): soft limits shown as unset",
 			 MSL_CTL_LIMITS, strerror(-ret));
 	ret = msl_cgmap_build(&map, &fs);
@@ -185,6 +209,10 @@ int cmd_tree(int argc, char **argv)
 	fill_info(&fs, &map, &v2, info, ps);
 	if (m.params.policy == MSL_POLICY_WALK)
 		fill_sibling_over(&map, &m.params, info);
+	if (m.params.policy == MSL_POLICY_EXCESS) {
+		excess_max = largest_excess(&map, &m.params, info);
+		fpw = 28;
+	}
 
 	while (first < map.n && map.nodes[first].id != id)
 		first++;
@@ -204,7 +232,7 @@ int cmd_tree(int argc, char **argv)
 		width = 60;
 
 	printf("%-*s %9s %10s %5s  %-*s", (int)width, "CGROUP", "USAGE",
-	       "SOFT_LIMIT", "OVER", have_counters ? 24 : 0, "FIRST_PASS");
+	       "SOFT_LIMIT", "OVER", have_counters ? fpw : 0, "FIRST_PASS");
 	if (have_counters)
 		printf(" %9s %9s %9s", "RECLAIM", "SKIP", "RECLAIMED");
 	putchar('\n');
@@ -220,6 +248,7 @@ int cmd_tree(int argc, char **argv)
 		struct msl_decision d;
 		struct msl_limit lim = { in->level.src, in->level.soft_limit * ps };
 		const struct msl_row *row;
+		unsigned int pct;
 		char fp[64];
 
 		put_prefix(stdout, &map, i, base);
@@ -233,17 +262,26 @@ int cmd_tree(int argc, char **argv)
 		else
 			printf(" %9s", "-");
 		if (n->depth == 0 || !in->has_memcg) {
-			printf(" %10s %5s  %-*s", "-", "-", have_counters ? 24 : 0,
+			printf(" %10s %5s  %-*s", "-", "-", have_counters ? fpw : 0,
 			       n->depth == 0 ? "reclaim (root)" : "- (no memcg)");
 		} else {
 			msl_limit_fmt(&lim, buf, sizeof(buf), false);
 			msl_decide(&m.params, &step, next_level, &wk, &d);
-			snprintf(fp, sizeof(fp), "%s (%s)",
-				 msl_verdict_name(d.verdict),
-				 msl_reason_name(d.reason));
+			pct = m.params.policy == MSL_POLICY_EXCESS &&
+			      d.verdict == MSL_RECLAIM && d.excess ?
+			      msl_excess_percent(d.excess, excess_max) : 100;
+			if (pct < 100)
+				snprintf(fp, sizeof(fp), "%s %s%u%% (%s)",
+					 msl_verdict_name(d.verdict),
+					 d.excess * 100 < excess_max ? "<" : "",
+					 pct, msl_reason_name(d.reason));
+			else
+				snprintf(fp, sizeof(fp), "%s (%s)",
+					 msl_verdict_name(d.verdict),
+					 msl_reason_name(d.reason));
 			printf(" %10s %5s  %-*s", buf,
 			       msl_level_over(&m.params, &in->level) ? "yes" : "no",
-			       have_counters ? 24 : 0, fp);
+			       have_counters ? fpw : 0, fp);
 		}
 		if (have_counters) {
 			row = msl_table_find(&snap, n->id);
@@ -258,6 +296,8 @@ int cmd_tree(int argc, char **argv)
 	if (!m.loaded)
 		printf("# %s; FIRST_PASS uses the module's default parameters\n",
 		       MSL_NOT_LOADED);
+	else if (m.params.policy == MSL_POLICY_EXCESS)
+		printf("# FIRST_PASS under policy excess: a share (N%%) is the part of first-pass steps that reclaim the cgroup (the others skip it, excess_share), its excess over the largest now\n");
 	else if (m.params.policy != MSL_POLICY_V8)
 		printf("# FIRST_PASS under policy %s\n",
 		       msl_policy_name(m.params.policy));

@@ -49,6 +49,41 @@ void msl_explain(const struct msl_params *params, enum msl_kind kind,
 	}
 }
 
+unsigned int msl_excess_percent(uint64_t excess, uint64_t max)
+{
+	uint64_t pct;
+
+	if (!excess)
+		return 0;
+	if (excess >= max)
+		return 100;
+	pct = excess * 100 / max;	/* (excess < 2^36 pages) */
+	return pct ? (unsigned int)pct : 1;
+}
+
+/* excess: how often the memcg is reclaimed, after "...over its limit". */
+static void excess_share_text(const struct msl_chain *chain,
+			      const struct msl_decision *d, char *buf,
+			      size_t len)
+{
+	uint64_t max = chain->excess_max > d->excess ? chain->excess_max :
+						       d->excess;
+	unsigned int pct = msl_excess_percent(d->excess, max);
+	size_t n = strlen(buf);
+	const char *path = d->reason == MSL_REASON_ANCESTOR_OVER ?
+			   " (the largest excess along the path)" : "";
+
+	if (n >= len)
+		return;
+	if (pct == 100)
+		snprintf(buf + n, len - n, "%s, the largest excess now: reclaimed at every first-pass step",
+			 path);
+	else
+		snprintf(buf + n, len - n, "%s, by %s%u%% of the largest excess now (%s): reclaimed at that share of first-pass steps, skipped (excess_share) at the others",
+			 path, d->excess * 100 < max ? "<" : "", pct,
+			 chain->excess_max_path ? chain->excess_max_path : "?");
+}
+
 static int level_of(const struct msl_chain *chain, uint64_t id)
 {
 	unsigned int i;
@@ -99,6 +134,12 @@ const char *msl_explain_rule(const struct msl_params *params,
 			snprintf(buf, len, "%s%s is over its soft limit",
 				 row->d.reason == MSL_REASON_OVER ? "" : "ancestor ",
 				 name_of(chain, i));
+		if (params->policy == MSL_POLICY_EXCESS)
+			excess_share_text(chain, &row->d, buf, len);
+		break;
+	case MSL_REASON_EXCESS_SHARE:
+		snprintf(buf, len, "excess: %s is over its soft limit, but by less than the largest excess: this is one of the steps that skip it",
+			 name_of(chain, i));
 		break;
 	case MSL_REASON_NOTHING_ELIGIBLE:
 		snprintf(buf, len, "the last first pass on this node found nothing but the root eligible (V8 2/2)");
@@ -133,11 +174,13 @@ static void print_chain(FILE *f, const struct msl_params *params,
 {
 	unsigned int i;
 
-	fprintf(f, "chain, from the cgroup up to below the root:\n");
 	bool walk = params->policy == MSL_POLICY_WALK;
+	bool excess = params->policy == MSL_POLICY_EXCESS;
 
-	fprintf(f, "  %10s %9s %10s %6s %5s %s %s\n", "ID", "USAGE", "SOFT_LIMIT",
-		"LIMIT", "OVER", walk ? "SIBLING_OVER " : "", "CGROUP");
+	fprintf(f, "chain, from the cgroup up to below the root:\n");
+	fprintf(f, "  %10s %9s %10s %6s %5s %s%s %s\n", "ID", "USAGE",
+		"SOFT_LIMIT", "LIMIT", "OVER", walk ? "SIBLING_OVER " : "",
+		excess ? "   EXCESS" : "", "CGROUP");
 	for (i = 0; i < chain->n; i++) {
 		const struct msl_level *l = &chain->level[i];
 
@@ -153,6 +196,14 @@ static void print_chain(FILE *f, const struct msl_params *params,
 			msl_level_over(params, l) ? "yes" : "no");
 		if (walk)
 			fprintf(f, "%12s ", l->sibling_over ? "yes" : "no");
+		if (excess) {
+			uint64_t e = msl_level_excess(params, l);
+
+			if (e)
+				put_size(f, "%9s", e * page_size);
+			else
+				fprintf(f, "%9s", "-");
+		}
 		fputc(' ', f);
 		msl_put_cgroup(f, chain->path[i]);
 		fputc('\n', f);
@@ -175,6 +226,16 @@ void msl_explain_print(FILE *f, const struct msl_params *params,
 		params->enabled ? "Y" : "N", params->priority_threshold,
 		params->unset_eligible ? "Y" : "N", msl_kind_name(kind));
 	print_chain(f, params, chain, page_size);
+	if (params->policy == MSL_POLICY_EXCESS) {
+		if (chain->excess_max) {
+			put_size(f, "largest excess now: %s", chain->excess_max * page_size);
+			fputs(" (", f);
+			msl_put_cgroup(f, chain->excess_max_path);
+			fputs(")\n", f);
+		} else {
+			fprintf(f, "largest excess now: none (no cgroup is over its soft limit)\n");
+		}
+	}
 	fprintf(f, "\n%4s %9s %7s  %-16s %s\n", "PRIO", "MGLRU_SC", "VERDICT",
 		"REASON", "RULE");
 	for (i = 0; i <= MSL_DEF_PRIORITY; i++) {

@@ -54,13 +54,14 @@ static const struct command commands[] = {
 	  "The cgroups reclaim is hitting and sparing, every SECONDS (default 2).\n"
 	  "q or Ctrl-C quits.  --batch prints plain screens one after another\n"
 	  "(COUNT of them with -n) for logs and scripts." },
-	{ "explain", cmd_explain, "explain [-k KIND] [-p v8|walk] PATH",
+	{ "explain", cmd_explain, "explain [-k KIND] [-p v8|walk|excess] PATH",
 	  "Why global reclaim would skip or reclaim this cgroup now, at each\n"
 	  "priority from 12 to 0: its ancestors' usage and soft limits and the\n"
 	  "rule that decides, computed by the module's own policy code with its\n"
 	  "current parameters.  KIND: kswapd (default), direct, proactive,\n"
 	  "targeted.  -p explains under that policy instead of the module's:\n"
-	  "v8 or walk (which also reads the siblings of each level)." },
+	  "v8, walk (which also reads the siblings of each level) or excess\n"
+	  "(which also reads the whole hierarchy for the largest excess)." },
 	{ "report", cmd_report,
 	  "report [--snapshot|--between-snapshots] [-j] [-s KEY] [-r] [-a] [-w] [--ids] FILE",
 	  "The per-cgroup summary of a trace-cmd recording (trace-cmd record -e\n"
@@ -68,7 +69,7 @@ static const struct command commands[] = {
 	  "its events; --snapshot prints the last snapshot recorded instead.\n"
 	  "Cgroup ids are resolved on this machine; --ids does not." },
 };
-#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NR_COMMANDS ARRAY_SIZE(commands)
 
 static const struct command *find(const char *name)
 {

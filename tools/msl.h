@@ -26,9 +26,18 @@
 #define MSL_NOT_LOADED		"module not loaded: run modprobe memcg_softlimit"
 #define MSL_CONF_DEFAULT	"/etc/memcg-softlimit.conf"
 
+/* The kernel's names for these, so that the tool reads like the module. */
+#ifndef __printf
+#define msl_attribute(x)	__attribute__((x))
+#define __printf(a, b)		msl_attribute(format(printf, a, b))
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* util.c */
-void msl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void msl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msl_err(const char *fmt, ...) __printf(1, 2);
+void msl_warn(const char *fmt, ...) __printf(1, 2);
 /* A small file into buf, NUL-terminated: length, or -errno. */
 ssize_t msl_read_file(const char *path, char *buf, size_t len);
 /* A whole file, malloc'ed and NUL-terminated: NULL with errno set. */
@@ -56,7 +65,10 @@ const char *msl_text(const char *s, char *buf, size_t len);
 void msl_put_cgroup(FILE *f, const char *path);
 /* JSON string with its quotes; invalid UTF-8 bytes as the text "\xNN" */
 void msl_put_json_str(FILE *f, const char *s);
-/* Prometheus label value without quotes: \\ \" \n; invalid UTF-8 as \\xNN */
+/*
+ * Prometheus label value without quotes: backslash, double quote and
+ * newline escaped; invalid UTF-8 as \\xNN
+ */
 void msl_put_prom_label(FILE *f, const char *s);
 
 /* cgroup.c: the memory controller's hierarchy */
@@ -80,9 +92,9 @@ int msl_cg_normalize(const struct msl_cgfs *fs, const char *in, char *out,
  */
 #define MSL_CG_NOT_ROOT	1
 #define MSL_CG_MEMCG	2
-int msl_cg_resolve(const struct msl_cgfs *fs, const char *arg, unsigned flags,
-		   char *cgpath, size_t len, uint64_t *id, char *msg,
-		   size_t msglen);
+int msl_cg_resolve(const struct msl_cgfs *fs, const char *arg,
+		   unsigned int flags, char *cgpath, size_t len, uint64_t *id,
+		   char *msg, size_t msglen);
 void msl_cg_fspath(const struct msl_cgfs *fs, const char *cgpath, char *buf,
 		   size_t len);
 /* 0 and the cgroup id; -ENOENT, -ENOTDIR (not a cgroup) */
@@ -237,6 +249,13 @@ struct msl_chain {
 	const char *path[MSL_EXPLAIN_MAX_LEVELS];
 	unsigned int n;
 	bool is_root;
+	/*
+	 * Policy excess: the largest excess over a soft limit of any memcg
+	 * now (pages, 0 for none) and the cgroup that has it; the module's is
+	 * the largest its recent decisions saw, which converges to this.
+	 */
+	uint64_t excess_max;
+	const char *excess_max_path;
 };
 struct msl_explain_row {
 	int priority;			/* effective priority */
@@ -251,6 +270,11 @@ void msl_explain_print(FILE *f, const struct msl_params *params,
 		       enum msl_kind kind, const struct msl_chain *chain,
 		       const struct msl_explain_row *rows, bool mglru,
 		       unsigned long page_size);
+/*
+ * excess: the share of first-pass steps that reclaim a memcg whose
+ * excess is @excess, in percent (100: every step; 0 only for 0).
+ */
+unsigned int msl_excess_percent(uint64_t excess, uint64_t max);
 const char *msl_explain_rule(const struct msl_params *params,
 			     const struct msl_chain *chain,
 			     const struct msl_explain_row *row, char *buf,

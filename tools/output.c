@@ -206,7 +206,7 @@ void msl_print_prometheus(FILE *f, const struct msl_table *t)
 	int k;
 
 	prom_family(f, "memcg_softlimit_decisions_total", "counter",
-		    "Reclaim decisions of the soft-limit policy on a cgroup, by reason (under and sibling_over skip).");
+		    "Reclaim decisions of the soft-limit policy on a cgroup, by reason (under, sibling_over and excess_share skip).");
 	for (i = 0; i < t->n; i++)
 		for (k = 0; k < MSL_NR_REASONS; k++) {
 			fputs("memcg_softlimit_decisions_total", f);

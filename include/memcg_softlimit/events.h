@@ -38,7 +38,8 @@
  * Snapshot fields, by the names of policy.h's enums:
  * decisions by reason: "policy_off", "targeted", "root", "below_threshold",
  * "over", "ancestor_over", "nothing_eligible", "under" (a skip),
- * "sibling_over" (a skip, policy walk), "none_over" (policy walk);
+ * "sibling_over" (a skip, policy walk), "none_over" (policy walk),
+ * "excess_share" (a skip, policy excess);
  * pages: "scanned_kswapd", "reclaimed_kswapd", "scanned_direct", ...
  */
 

@@ -50,13 +50,20 @@ enum msl_reason {
 	MSL_REASON_SIBLING_OVER,
 	/* walk: no cgroup over along the path nor beside it: proportional. */
 	MSL_REASON_NONE_OVER,
+	/*
+	 * excess: eligible (a level of the path is over), but not at this
+	 * step: it is reclaimed at a share of its steps (a skip).
+	 */
+	MSL_REASON_EXCESS_SHARE,
 	MSL_NR_REASONS
 };
 
 /* The reasons that skip; every other reason reclaims. */
 static inline bool msl_reason_skips(unsigned int reason)
 {
-	return reason == MSL_REASON_UNDER || reason == MSL_REASON_SIBLING_OVER;
+	return reason == MSL_REASON_UNDER ||
+	       reason == MSL_REASON_SIBLING_OVER ||
+	       reason == MSL_REASON_EXCESS_SHARE;
 }
 
 /* Which rule decides at the first pass (README "Policies"). */
@@ -68,6 +75,12 @@ enum msl_policy {
 	 * children that are over (whole subtrees), else descend.
 	 */
 	MSL_POLICY_WALK,
+	/*
+	 * Rik van Riel's pressure in proportion to the excess: eligible as
+	 * v8, each eligible memcg reclaimed at a share of its first-pass
+	 * steps, its excess over the largest one (README "Policies").
+	 */
+	MSL_POLICY_EXCESS,
 	MSL_NR_POLICIES
 };
 
@@ -89,6 +102,29 @@ struct msl_params {
 	enum msl_policy policy;
 };
 
+/*
+ * excess: what the caller keeps between steps, after noting one excess:
+ * @max is the largest excess (pages) of the memcgs decided lately, the
+ * one just noted included; @credit is the memcg's running sum of the
+ * excesses noted for it, this one included (it may wrap).
+ */
+struct msl_excess {
+	u64 max;
+	u64 credit;
+};
+
+/*
+ * excess: called once by each first-pass step that read the hierarchy.
+ * @excess > 0: the step's memcg is eligible and @id is the level whose
+ * excess, @excess pages, sets its pressure: fill @out and return true,
+ * or return false when the memcg has no state to keep a credit in (the
+ * step then reclaims, as v8).  @excess == 0: the memcg @id is not
+ * eligible (the largest excess it may have held is gone); the return
+ * value is ignored.
+ */
+typedef bool (*msl_excess_fn)(void *arg, u64 id, u64 excess,
+			      struct msl_excess *out);
+
 /* One reclaim step: reclaim of one memcg's LRU pages on one node. */
 struct msl_step {
 	enum msl_kind kind;
@@ -107,6 +143,12 @@ struct msl_step {
 	 * setting can protect pages into an OOM kill that stock would avoid.
 	 */
 	bool last_pass;
+	/*
+	 * Policy excess: the caller's state, see msl_excess_fn.  NULL: every
+	 * eligible memcg is reclaimed at every step, as v8.
+	 */
+	msl_excess_fn excess_note;
+	void *excess_arg;
 };
 
 /* One level of the hierarchy, from the memcg itself up to below the root. */
@@ -136,12 +178,52 @@ struct msl_decision {
 	 * level whose sibling is over (SIBLING_OVER), else 0.
 	 */
 	u64 decider_id;
+	/*
+	 * The excess over its soft limit, in pages, of the level that
+	 * decided (OVER, ANCESTOR_OVER, EXCESS_SHARE), else 0; under policy
+	 * excess, the largest of the path's levels over their soft limit.
+	 */
+	u64 excess;
+	/* excess: the largest excess it was weighed against, else 0. */
+	u64 excess_max;
 	/* Levels read; 0 when the step was decided without a walk. */
 	unsigned int levels;
 };
 
 bool msl_level_over(const struct msl_params *params,
 		    const struct msl_level *level);
+/*
+ * Pages over the soft limit (the usage for an unset limit that counts as
+ * 0), 0 when the level is not over.
+ */
+u64 msl_level_excess(const struct msl_params *params,
+		     const struct msl_level *level);
+
+/*
+ * excess: does the step reclaim?  @credit is the memcg's credit after
+ * adding @excess, @max the largest excess (>= @excess).  The phase of the
+ * credit before the step, modulo @max, is below @excess at exactly
+ * @excess of every @max consecutive steps (error diffusion): the largest
+ * excess reclaims at every step, and no randomness.
+ */
+bool msl_excess_share(u64 credit, u64 excess, u64 max);
+
+/*
+ * excess: the largest excess lately, one 64-bit word that the module
+ * updates with a compare-and-swap: the excess in pages (saturating), the
+ * period it was noted in (MSL_EXCESS_PERIOD_BITS of a clock in periods,
+ * the module's is seconds) and the low bits of the id of the level that
+ * holds it.  It halves with every period nobody refreshed it, is raised
+ * by any larger excess and follows its holder's excess down.
+ */
+#define MSL_EXCESS_ID_BITS	12
+#define MSL_EXCESS_PERIOD_BITS	16
+#define MSL_EXCESS_PAGES_BITS	36
+#define MSL_EXCESS_PAGES_MAX	((1ULL << MSL_EXCESS_PAGES_BITS) - 1)
+/* The largest excess, in pages, a word says at @now. */
+u64 msl_excess_max_value(u64 word, u64 now);
+/* The word after noting @excess of @id at @now (msl_excess_fn's rules). */
+u64 msl_excess_max_next(u64 word, u64 now, u64 id, u64 excess);
 
 /* True when the step is decided without looking at the hierarchy. */
 bool msl_decide_early(const struct msl_params *params,

@@ -1,9 +1,9 @@
 #!/bin/bash
 # configs: 6.1-v1-classic 6.12-v2-mglru
-# timeout: 600
-# The policy parameter: v8 and walk on the KS2012 article's tree (README
-# "Policies"), each case asserting the first-pass verdict and reason its
-# rule predicts for A1, A2, B and C; and bad values refused.
+# timeout: 900
+# The policy parameter: v8, walk and excess on the KS2012 article's tree
+# (README "Policies"), each case asserting the first-pass verdict and
+# reason its rule predicts for A1, A2, B and C; and bad values refused.
 # On 6.1 v1 (global pressure from a stream) and 6.12 MGLRU (memory.reclaim)
 # for now: on the two classic-LRU cgroup v2 configurations proactive
 # reclaim made it take 224 s in a full run, too much for make check.
@@ -38,21 +38,23 @@ echo 'effective_priority == 12' >"$F" || fail "cannot filter decisions"
 trap '{ echo 0 >"$F"; } 2>/dev/null' EXIT
 
 # Bad values fail and change nothing; blanks and a newline are fine.
-for bad in excess foo "" "v8 walk" V8; do
+for bad in excessive foo "" "v8 walk" V8 "walk excess"; do
 	if echo "$bad" >"$P" 2>/dev/null; then
 		fail "policy accepted '$bad'"
 	fi
 	assert_eq "$(msl_param policy)" v8 "policy after writing '$bad'"
 done
-err=$(echo excess 2>&1 >"$P") && fail "policy accepted excess"
-assert_true "excess: not supported (not invalid)" grep -qi "not supported" <<<"$err"
+err=$(echo foo 2>&1 >"$P") && fail "policy accepted foo"
+assert_true "foo: invalid argument" grep -qi "invalid argument" <<<"$err"
 printf ' walk \n' >"$P" || fail "policy refused ' walk '"
 assert_eq "$(msl_param policy)" walk "policy after ' walk '"
 echo foo >"$P" 2>/dev/null && fail "policy accepted foo"
 assert_eq "$(msl_param policy)" walk "policy kept after foo"
+echo excess >"$P" || fail "policy refused excess"
+assert_eq "$(msl_param policy)" excess "policy after excess"
 echo v8 >"$P" || fail "policy refused v8"
-modinfo -p "$MSL_KO" | grep -q '^policy:.*excess is not implemented' ||
-	fail "modinfo: no policy description naming excess"
+modinfo -p "$MSL_KO" | grep -q '^policy:.* or excess (eligible as v8' ||
+	fail "modinfo: no policy description of excess"
 
 for cg in A A/A1 A/A2 B C S; do
 	cg_create "$cg"
@@ -98,12 +100,16 @@ limits() {
 	done
 }
 
+# all_seen ID: the verdict/reason of each first-pass decision on ID, in order.
+all_seen() {
+	grep -E "decision: cgroup_id=$1 .*effective_priority=12 kind=$KIND " "$S/trace" |
+		sed -E 's/.* verdict=([a-z_]+) reason=([a-z_]+) .*/\1\/\2/'
+}
 # seen ID: the verdict/reason of each first-pass decision on ID, uniq'ed.
 # v1's stream reclaims everyone at lower priorities during the window, so
 # only its first decision on ID is certain to see the usage of the refill.
 seen() {
-	grep -E "decision: cgroup_id=$1 .*effective_priority=12 kind=$KIND " "$S/trace" |
-		sed -E 's/.* verdict=([a-z_]+) reason=([a-z_]+) .*/\1\/\2/' |
+	all_seen "$1" |
 		if [ "$MSL_CGROUP_VERSION" = 1 ]; then head -n 1; else sort -u; fi
 }
 
@@ -149,7 +155,7 @@ check() {
 	check_decision_consistency "$S/trace"
 }
 
-# run CASE LIMITS(5) -- V8(4) -- WALK(4)
+# run CASE LIMITS(5) -- V8(4) -- WALK(4) -- EXCESS(4)
 run() {
 	local case=$1
 	shift
@@ -158,6 +164,8 @@ run() {
 	check "$case" v8 "$7" "$8" "$9" "${10}"
 	refill
 	check "$case" walk "${12}" "${13}" "${14}" "${15}"
+	refill
+	check "$case" excess "${17}" "${18}" "${19}" "${20}"
 }
 
 R=reclaim S_=skip
@@ -165,38 +173,82 @@ R=reclaim S_=skip
 # the node found nothing but the root eligible (V8 2/2): on MGLRU a pass
 # can stop, its quota met, before it reached the over cgroups.
 NE="$S_/under|$R/nothing_eligible"
-# (a) A over, A1 and A2 under: A's subtree; walk skips B and C for A.
+# excess: eligible as v8, each at a share of its first-pass steps, its
+# excess (the largest along its path) over the largest; the largest at
+# every step, the others skipped (excess_share) at the rest.
+XS="$R/over|$S_/excess_share"
+# (a) A over, A1 and A2 under: A's subtree; walk skips B and C for A;
+# excess: A (over by 23 MiB) has the only excess, hence the largest.
 run a 1 u u u u -- "$R/ancestor_over" "$R/ancestor_over" "$NE" "$NE" \
-	-- "$R/ancestor_over" "$R/ancestor_over" "$S_/sibling_over" "$S_/sibling_over"
-# (b) A and A1 over: walk stops at A, the top: all of A's subtree.
+	-- "$R/ancestor_over" "$R/ancestor_over" "$S_/sibling_over" "$S_/sibling_over" \
+	-- "$R/ancestor_over" "$R/ancestor_over" "$NE" "$NE"
+# (b) A and A1 over: walk stops at A, the top: all of A's subtree; excess:
+# A1 (over by 11 MiB) goes with A (23), the largest along its path.
 run b 1 1 u u u -- "$R/over" "$R/ancestor_over" "$NE" "$NE" \
-	-- "$R/ancestor_over" "$R/ancestor_over" "$S_/sibling_over" "$S_/sibling_over"
-# (c) A under with A1 over, B over: walk does not descend into A.
+	-- "$R/ancestor_over" "$R/ancestor_over" "$S_/sibling_over" "$S_/sibling_over" \
+	-- "$R/ancestor_over" "$R/ancestor_over" "$NE" "$NE"
+# (c) A under with A1 over, B over: walk does not descend into A; excess:
+# A1 (over by 11 MiB) the largest, B (7) at about 7/11 of its steps.
+# Either may be skipped at a step once reclaim has brought A1 near B.
 run c u 1 u 1 u -- "$R/over" "$NE" "$R/over" "$NE" \
-	-- "$S_/sibling_over" "$S_/sibling_over" "$R/over" "$S_/sibling_over"
-# The tool explains case c as the module decided it.
+	-- "$S_/sibling_over" "$S_/sibling_over" "$R/over" "$S_/sibling_over" \
+	-- "$XS" "$NE" "$XS" "$NE"
+# The excess window began with the largest excess forgotten (the policy
+# was written) and A1 refilled: A1's first decision in it reclaims A1.
+first=$(all_seen "${ID[A/A1]}" | head -n 1)
+assert_eq "$first" "$R/over" "case c excess: A1's first first-pass decision"
+# B, at a share below 1: while the largest stays, its second step is
+# already a skip (its credit's phase is then its own excess).  v1's
+# window is a stream that also reclaims at lower priorities and moves the
+# shares, v2's reclaim on demand: asserted on v2 only.
+note "case c excess: B's first-pass decisions: $(all_seen "${ID[B]}" | sort | uniq -c | tr -s ' \n' '  ')"
+if [ "$MSL_CGROUP_VERSION" = 2 ] && [ "$(all_seen "${ID[B]}" | wc -l)" -ge 3 ]; then
+	all_seen "${ID[B]}" | grep -qx "$S_/excess_share" ||
+		fail "case c excess: B reclaimed at each of its first-pass steps, never skipped for its share"
+fi
+# The tool explains case c as the module decided it (excess, then walk).
 if [ -n "${MSL_TOOL:-}" ]; then
+	refill
+	"$MSL_TOOL" status >"$S/status" || fail "status failed"
+	assert_true "status shows policy=excess" grep -q "^parameters:.*policy=excess" "$S/status"
+	"$MSL_TOOL" explain "$MSL_CGROUP_ROOT/A/A1" >"$S/explain.excess" || fail "explain failed"
+	assert_true "explain (excess): A1 at every step" grep -qE '^ +12 .* reclaim +over .*the largest excess now: reclaimed at every first-pass step' "$S/explain.excess"
+	"$MSL_TOOL" explain "$MSL_CGROUP_ROOT/B" >"$S/explain.excess.B" || fail "explain B failed"
+	echo "---- explain B (excess, case c)"; cat "$S/explain.excess.B"
+	assert_true "explain (excess): B at a share of A1's" grep -qE '^ +12 .* reclaim +over .*by [0-9]+% of the largest excess now \(/A/A1\)' "$S/explain.excess.B"
+	assert_true "explain (excess): the largest is A1's" grep -qE '^largest excess now: .* \(/A/A1\)$' "$S/explain.excess.B"
+	"$MSL_TOOL" tree -n >"$S/tree.excess" || fail "tree failed"
+	echo "---- tree (excess, case c)"; cat "$S/tree.excess"
+	assert_true "tree (excess): A1 reclaimed, over" grep -qE -- '-- A1 .* reclaim \(over\)' "$S/tree.excess"
+	assert_true "tree (excess): B reclaimed at a share, over" grep -qE -- '-- B .* reclaim [0-9]+% \(over\)' "$S/tree.excess"
+	assert_true "tree (excess): A2 skipped, under" grep -qE -- '-- A2 .* skip \(under\)' "$S/tree.excess"
+	echo walk >"$P" || fail "cannot set policy walk"
 	"$MSL_TOOL" status >"$S/status" || fail "status failed"
 	assert_true "status shows policy=walk" grep -q "^parameters:.*policy=walk" "$S/status"
 	"$MSL_TOOL" explain "$MSL_CGROUP_ROOT/A/A1" >"$S/explain.walk" || fail "explain failed"
 	assert_true "explain (walk): A1 skipped, sibling_over" grep -qE '^ +12 .* skip +sibling_over ' "$S/explain.walk"
 	"$MSL_TOOL" explain -p v8 "$MSL_CGROUP_ROOT/A/A1" >"$S/explain.v8" || fail "explain -p v8 failed"
 	assert_true "explain -p v8: A1 reclaimed, over" grep -qE '^ +12 .* reclaim +over ' "$S/explain.v8"
-	"$MSL_TOOL" explain -p excess "$MSL_CGROUP_ROOT/A/A1" >/dev/null 2>&1
-	assert_eq "$?" 2 "explain -p excess: usage error"
+	"$MSL_TOOL" explain -p excess "$MSL_CGROUP_ROOT/A/A1" >"$S/explain.p" || fail "explain -p excess failed"
+	assert_true "explain -p excess: policy excess" grep -q '^policy: excess,' "$S/explain.p"
+	"$MSL_TOOL" explain -p bogus "$MSL_CGROUP_ROOT/A/A1" >/dev/null 2>&1
+	assert_eq "$?" 2 "explain -p bogus: usage error"
 	"$MSL_TOOL" tree -n >"$S/tree.walk" || fail "tree failed"
 	echo "---- tree (walk, case c)"; cat "$S/tree.walk"
 	assert_true "tree (walk): A1 skipped, sibling_over" grep -qE -- '-- A1 .* skip \(sibling_over\)' "$S/tree.walk"
 	assert_true "tree (walk): B reclaimed, over" grep -qE -- '-- B .* reclaim \(over\)' "$S/tree.walk"
 	assert_true "tree (walk): C skipped, sibling_over" grep -qE -- '-- C .* skip \(sibling_over\)' "$S/tree.walk"
 fi
-# (d) A's limit (15) below its children's (16 + 16), A (24) over.
+# (d) A's limit (15) below its children's (16 + 16), A (24) over; excess:
+# A's excess by its own limit (9 MiB), the only one: every step.
 run d 15 16 16 u u -- "$R/ancestor_over" "$R/ancestor_over" "$NE" "$NE" \
-	-- "$R/ancestor_over" "$R/ancestor_over" "$S_/sibling_over" "$S_/sibling_over"
+	-- "$R/ancestor_over" "$R/ancestor_over" "$S_/sibling_over" "$S_/sibling_over" \
+	-- "$R/ancestor_over" "$R/ancestor_over" "$NE" "$NE"
 # (e) nobody over: v8 skips (until a pass found nothing eligible), walk
-# reclaims everyone in proportion.
+# reclaims everyone in proportion, excess decides as v8.
 run e u u u u u -- "$NE" "$NE" "$NE" "$NE" \
-	-- "$R/none_over" "$R/none_over" "$R/none_over" "$R/none_over"
+	-- "$R/none_over" "$R/none_over" "$R/none_over" "$R/none_over" \
+	-- "$NE" "$NE" "$NE" "$NE"
 
 echo v8 >"$P"
 for cg in A B C S; do

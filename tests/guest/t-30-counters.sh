@@ -59,7 +59,7 @@ for cg in A A/A1 A/A2 B S; do
 	line=""
 	total_reclaim=0
 	total_skip=0
-	for reason in policy_off targeted root below_threshold over ancestor_over nothing_eligible under sibling_over none_over; do
+	for reason in policy_off targeted root below_threshold over ancestor_over nothing_eligible under sibling_over none_over excess_share; do
 		a=$(snapshot_field "$R" "$s1" "$id" "$reason")
 		b=$(snapshot_field "$R" "$s2" "$id" "$reason")
 		[ -n "$b" ] || fail "$cg (id $id) missing from snapshot $s2"
@@ -67,12 +67,12 @@ for cg in A A/A1 A/A2 B S; do
 		n=$(count_decisions "$W" "$id" "reason=$reason ")
 		assert_eq "$n" "$delta" "$cg: $reason decisions in the recording vs the snapshot delta"
 		case $reason in
-		under|sibling_over) total_skip=$((total_skip + n)) ;;
+		under|sibling_over|excess_share) total_skip=$((total_skip + n)) ;;
 		*) total_reclaim=$((total_reclaim + n)) ;;
 		esac
 		[ "$delta" = 0 ] || line+="$reason=$delta "
 	done
-	assert_eq "$(count_decisions "$W" "$id" 'verdict=skip')" "$total_skip" "$cg: skips are the under and sibling_over decisions"
+	assert_eq "$(count_decisions "$W" "$id" 'verdict=skip')" "$total_skip" "$cg: skips are the under, sibling_over and excess_share decisions"
 	assert_eq "$(count_decisions "$W" "$id" 'verdict=reclaim')" "$total_reclaim" "$cg: decisions = reclaims + skips"
 	for kind in kswapd direct; do
 		a=$(snapshot_field "$R" "$s1" "$id" "reclaimed_$kind")

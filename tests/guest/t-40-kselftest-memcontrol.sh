@@ -155,7 +155,7 @@ subtest_output() {
 # include/memcg_softlimit/policy.h.
 KINDS=(kswapd direct proactive targeted)
 VERDICTS=(reclaim skip)
-REASONS=(off targeted root priority over ancestor_over nothing_eligible under sibling_over none_over)
+REASONS=(off targeted root priority over ancestor_over nothing_eligible under sibling_over none_over excess_share)
 HIST=$MSL_TRACEFS/events/$MSL_MODULE/decision
 HIST_SPEC='hist:keys=kind,verdict,reason:vals=hitcount:sort=hitcount.descending'
 hist_on() { echo "$HIST_SPEC" >"$HIST/trigger" 2>/dev/null || echo "no hist trigger on $HIST"; }

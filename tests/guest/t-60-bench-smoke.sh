@@ -1,6 +1,6 @@
 #!/bin/bash
 # configs: 6.12-v2-mglru 6.1-v1-classic
-# timeout: 420
+# timeout: 480
 # tcg: single
 # The benchmarks (make bench, tests/guest/bench-lib.sh) at their smallest
 # size, so that they cannot rot: each part runs once and its records must
@@ -42,9 +42,13 @@ for mode in msl msl-walk; do
 	assert_gt "$(field "$r" msl_skips)" 0 "$mode: the module skipped P at least once (snapshot counters reached the record)"
 done
 [ "$(bench_policies)" != "" ] || fail "bench_policies found no policy besides v8 (walk is built in)"
+bench_policies | grep -qx excess || fail "bench_policies: no excess (the module has it)"
+
+# The overhead and scale parts measure the handler: walk, the costlier
+# policy, is enough here; trees run every policy.
 
 # --- overhead: function_graph and one throughput pair -------------------------
-bench_overhead
+MSL_BENCH_POLICIES=walk bench_overhead
 for label in stock loaded handlers handlers-walk; do
 	r=$(records fgraph | grep -F "\"label\":\"$label\"" | grep -E "\"func\":\"($(fg_gated)|$(fg_handler))\"" | head -n 1)
 	[ -n "$r" ] || fail "no function_graph record for $label ($(fg_gated)/$(fg_handler)); traced: $(records fgraph | head -c 300)"
@@ -60,7 +64,7 @@ for arm in loaded unloaded; do
 done
 
 # --- scale: 10 memcgs ---------------------------------------------------------
-bench_scale
+MSL_BENCH_POLICIES=walk bench_scale
 r=$(records scale)
 assert_eq "$(field "$r" failed)" "" "creating the memcgs"
 assert_ge "$(field "$r" nr_tracked)" 10 "the module tracked at least the 10 memcgs"
@@ -70,9 +74,10 @@ r=$(records fgraph | grep -F '"label":"scale-10-walk"' | grep -E "\"func\":\"$(f
 assert_gt "$(field "$r" calls)" 0 "scale: the decision handler traced under policy=walk"
 msl_loaded && msl_unload
 
-# --- trees: the article's case c under stock, v8 and walk ----------------------
+# --- trees: the article's case c under stock, v8, walk and excess -------------
 bench_trees
-assert_eq "$(records trees | wc -l)" 3 "trees records (stock, v8, walk)"
+assert_eq "$(records trees | wc -l)" $((2 + $(bench_policies | wc -l))) "trees records (stock, v8 and each policy)"
+assert_eq "$(records trees | grep -c '"mode":"excess"')" 1 "a trees record under excess"
 while read -r r; do
 	mode=$(field "$r" mode)
 	IFS=, read -ra leaves <<<"$(field "$r" leaves)"

@@ -251,6 +251,71 @@ static void walk_explains_sibling_over(void)
 	free(out);
 }
 
+/*
+ * excess on case 2: A over by 6 units, A1 by 7 (the largest), A2 with A.
+ * explain says which level sets the pressure and how often it reclaims.
+ */
+static void excess_explains_the_share(void)
+{
+	struct msl_params excess = v8;
+	char *out;
+
+	excess.policy = MSL_POLICY_EXCESS;
+	CHECK(msl_excess_percent(0, 7) == 0);
+	CHECK(msl_excess_percent(6, 7) == 85);
+	CHECK(msl_excess_percent(7, 7) == 100);
+	CHECK(msl_excess_percent(9, 7) == 100);
+	CHECK(msl_excess_percent(1, 1000) == 1);
+
+	explain(&excess, case2, A2);
+	CHECK(rows[0].d.verdict == MSL_RECLAIM &&
+	      rows[0].d.reason == MSL_REASON_ANCESTOR_OVER);
+	CHECK(rows[0].d.decider_id == A + 100);
+	CHECK(rows[0].d.excess == 6 * UNIT);
+	chain.excess_max = 7 * UNIT;
+	chain.excess_max_path = "/A/A1";
+	out = print(&excess, false);
+	CHECK(strstr(out, "policy: excess,") != NULL);
+	CHECK(strstr(out, "EXCESS") != NULL);
+	/* A's excess, 6 units = 1536 pages = 6M, and the largest, 7M. */
+	CHECK(strstr(out, "6M") != NULL);
+	CHECK(strstr(out, "largest excess now: 7M (/A/A1)") != NULL);
+	CHECK(line_has(out, 12, "ancestor /A is over its soft limit (the largest excess along the path), by 85% of the largest excess now (/A/A1)"));
+	CHECK(line_has(out, 12, "skipped (excess_share) at the others"));
+	CHECK(line_has(out, 11, "below_threshold"));
+	free(out);
+
+	explain(&excess, case2, A1);
+	CHECK(rows[0].d.reason == MSL_REASON_OVER &&
+	      rows[0].d.decider_id == A1 + 100);
+	chain.excess_max = 7 * UNIT;
+	chain.excess_max_path = "/A/A1";
+	out = print(&excess, false);
+	CHECK(line_has(out, 12, "A1 is over its soft limit, the largest excess now: reclaimed at every first-pass step"));
+	free(out);
+
+	/* A tiny excess against a large one. */
+	explain(&excess, case2, A);
+	chain.excess_max = 1000 * 6 * UNIT;
+	chain.excess_max_path = "/Z";
+	out = print(&excess, false);
+	CHECK(line_has(out, 12, "by <1% of the largest excess now (/Z)"));
+	free(out);
+
+	/* Under: as v8. */
+	explain(&excess, case2, B);
+	CHECK(rows[0].d.verdict == MSL_SKIP &&
+	      rows[0].d.reason == MSL_REASON_UNDER);
+	out = print(&excess, false);
+	CHECK(strstr(out, "largest excess now: none") != NULL);
+	free(out);
+	/* v8 shows no EXCESS column. */
+	explain(&v8, case2, A2);
+	out = print(&v8, false);
+	CHECK(strstr(out, "EXCESS") == NULL);
+	free(out);
+}
+
 int main(void)
 {
 	RUN("tool_explain", case1_explains_only_A1_reclaimed);
@@ -260,5 +325,6 @@ int main(void)
 	RUN("tool_explain", unset_limit_is_named_as_such);
 	RUN("tool_explain", targeted_is_never_gated);
 	RUN("tool_explain", walk_explains_sibling_over);
+	RUN("tool_explain", excess_explains_the_share);
 	return 0;
 }
