@@ -726,7 +726,7 @@ slab_active() { awk -v c="$1" '$1 == c {print $2}' /proc/slabinfo; }
 
 # bench_scale: for each N of B_SCALE, N memcgs nested 1..8 deep, pressure
 # from S; function_graph of the decision handler; the module's tracked
-# entries and the kmalloc-256 objects its unload frees (sizeof(struct msl_memcg) = 200).
+# entries and the kmalloc-256 objects its unload frees (sizeof(struct msl_memcg) = 216).
 bench_scale() {
 	local n t0 t1 h tracked untracked missed dying s0 s1 modsize cache=kmalloc-256 ok pol
 	h=$(fg_handler)
