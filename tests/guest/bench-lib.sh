@@ -213,9 +213,21 @@ policy_supported() {
 	return $ok
 }
 
+# msl_defaults [NAME=VALUE...]: the module loaded, every parameter at its
+# default, then these (later ones win); a parameter this build lacks is
+# skipped.
+msl_defaults() {
+	local p
+	msl_loaded || msl_load >/dev/null
+	for p in enabled=Y policy=v8 priority_threshold=12 unset_eligible=Y keep_v1_reclaim=N "$@"; do
+		[ -e "/sys/module/$MSL_MODULE/parameters/${p%%=*}" ] || continue
+		echo "${p#*=}" >"/sys/module/$MSL_MODULE/parameters/${p%%=*}" || fail "cannot set $p"
+	done
+}
+
 # apply_mode MODE "PARAMS": load the module (for msl) and protect P.
 apply_mode() {
-	local mode=$1 params=$2 p
+	local mode=$1 params=$2
 	case $mode in
 	msl-*) params="policy=${mode#msl-} $params" mode=msl ;;
 	*) if msl_loaded; then msl_unload >/dev/null; fi ;;
@@ -227,11 +239,7 @@ apply_mode() {
 		cg_set S memory.soft_limit_in_bytes 0 ;;
 	low) cg_set P memory.low "${B_PROT}M" ;;
 	msl)
-		msl_loaded || msl_load
-		for p in enabled=Y policy=v8 priority_threshold=12 unset_eligible=Y keep_v1_reclaim=N $params; do
-			[ -e "/sys/module/$MSL_MODULE/parameters/${p%%=*}" ] || continue
-			echo "${p#*=}" >"/sys/module/$MSL_MODULE/parameters/${p%%=*}" || fail "cannot set $p"
-		done
+		msl_defaults $params
 		set_soft P "$B_PROT"
 		[ "$MSL_CGROUP_VERSION" = 1 ] && cg_set S memory.soft_limit_in_bytes 0
 		;;
@@ -508,16 +516,12 @@ tree_set_limit() {
 # stream B_TREE_STREAM MiB from S, and emit one "trees" record: each leaf's
 # page cache before and after, and the module's skips/reclaims per leaf.
 tree_run() {
-	local tree=$1 mode=$2 thr=$3 rep=$4 cg lim leaves=() before=() kept=() skips=() recl=() u snap s r p
+	local tree=$1 mode=$2 thr=$3 rep=$4 cg lim leaves=() before=() kept=() skips=() recl=() u snap s r
 	for cg in A B C S; do cg_remove "$cg"; done
 	if [ "$mode" = stock ]; then
 		msl_loaded && msl_unload >/dev/null
 	else
-		msl_loaded || msl_load >/dev/null
-		for p in enabled=Y policy=$mode priority_threshold=$thr unset_eligible=Y keep_v1_reclaim=N; do
-			[ -e "/sys/module/$MSL_MODULE/parameters/${p%%=*}" ] || continue
-			echo "${p#*=}" >"/sys/module/$MSL_MODULE/parameters/${p%%=*}" || fail "cannot set $p"
-		done
+		msl_defaults "policy=$mode" "priority_threshold=$thr"
 	fi
 	for lim in $(tree_limits "$tree"); do cg_create "${lim%%:*}"; done
 	cg_create S
