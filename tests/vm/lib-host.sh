@@ -38,22 +38,56 @@ print_timings() {
 # run_bg CMD...: run CMD in the background and wait for it, so that a
 # SIGTERM/SIGINT to this script is handled at once: the handler stops CMD
 # (boot.sh then kills its qemu, setup.sh unmounts its chroot).
-CHILD_PID=
-run_bg() {
-	local rc=0
+# bg_start CMD...: start CMD so (its pid in BG_PID); bg_wait PID waits for
+# it; bg_wait_any VAR waits for any of them and sets VAR to its pid.  All
+# return CMD's status.
+BG_PIDS=()
+bg_start() {
 	"$@" &
-	CHILD_PID=$!
-	wait "$CHILD_PID" || rc=$?
-	CHILD_PID=
+	BG_PID=$!
+	BG_PIDS+=("$BG_PID")
+}
+bg_forget() { # bg_forget PID
+	local p keep=()
+	for p in "${BG_PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
+	BG_PIDS=(${keep[@]+"${keep[@]}"})
+}
+bg_wait() {
+	local rc=0
+	wait "$1" || rc=$?
+	bg_forget "$1"
 	return "$rc"
+}
+bg_wait_any() {
+	local -n bg_done_pid=$1
+	local p
+	# (wait -n forgets a child that ended before it was called)
+	while :; do
+		for p in "${BG_PIDS[@]}"; do
+			if ! kill -0 "$p" 2>/dev/null; then
+				# shellcheck disable=SC2034 # a nameref: the caller's VAR
+				bg_done_pid=$p
+				bg_wait "$p"
+				return
+			fi
+		done
+		sleep 1
+	done
+}
+run_bg() {
+	bg_start "$@"
+	bg_wait "$BG_PID"
 }
 # shellcheck disable=SC2317 # invoked by the trap
 on_signal() {
+	local p
 	trap - INT TERM
-	if [ -n "$CHILD_PID" ]; then
-		kill -TERM "$CHILD_PID" 2>/dev/null || true
-		wait "$CHILD_PID" 2>/dev/null || true
-	fi
+	for p in ${BG_PIDS[@]+"${BG_PIDS[@]}"}; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
+	for p in ${BG_PIDS[@]+"${BG_PIDS[@]}"}; do
+		wait "$p" 2>/dev/null || true
+	done
 	msg "interrupted"
 	exit 130
 }
