@@ -17,7 +17,7 @@
 
 UNIT_MIB=8
 LEAVES="A/A1 A/A2 B"
-STREAM_MIB=${STREAM_MIB:-1024}
+STREAM_MIB=${STREAM_MIB:-768}
 is_long && STREAM_MIB=4096
 
 usage_units() {
@@ -69,19 +69,17 @@ apply_limits() {
 	done
 }
 
-# fill_tree: every leaf gets its usage in page cache of its own file.  All
-# files are written first and caches dropped once, so no fill evicts
-# another; then each leaf reads its file, oldest first.
+# fill_tree: every leaf gets its usage in page cache of its own file
+# (sparse: reading a hole fills the page cache as data does, without
+# writing it first).  Caches are dropped once, so no fill evicts another;
+# then each leaf reads its file, oldest first.
 fill_tree() {
-	local cg f seed
-	seed=$(head -c 3072 /dev/urandom | base64 -w 0)
+	local cg f
 	for cg in $LEAVES; do
 		f=$MSL_SCRATCH/${cg//\//_}.data
 		[ -f "$f" ] && continue
-		{ yes "$seed" || true; } | head -c "$(($(usage_units "$cg") * UNIT_MIB * 1048576))" >"$f" ||
-			fail "writing $f failed"
+		truncate -s "$(($(usage_units "$cg") * UNIT_MIB))M" "$f" || fail "creating $f failed"
 	done
-	sync
 	drop_caches
 	for cg in $LEAVES; do
 		cg_run "$cg" dd if="$MSL_SCRATCH/${cg//\//_}.data" of=/dev/null bs=1M status=none ||
