@@ -217,7 +217,10 @@ def scale_rows(recs):
         row["handler"] = h
         row["handler_by_policy"] = {pol: pick(fg, c, "scale-%d-%s" % (n, pol), HANDLERS) for pol in POLICIES}
         if not r.get("failed") and r.get("nr_tracked"):
-            row["bytes_per_tracked"] = 256.0 * r["slab_freed"] / r["nr_tracked"] if r["slab_freed"] > 0 else None
+            # (entries in the pool, allocated ahead for memcgs not yet met,
+            # are freed too: older records have no "pooled")
+            owned = r["slab_freed"] - r.get("pooled", 0)
+            row["bytes_per_tracked"] = 256.0 * owned / r["nr_tracked"] if owned > 0 else None
         rows[c].append(row)
     return rows
 
@@ -512,7 +515,8 @@ def main():
     md.append("N memcgs in chains nested 1 to 8 deep, empty (every decision walks its whole chain); S streams "
               "page cache.  Handler: function_graph of the decision handler during one stream.  Memory: "
               "kmalloc-256 objects freed by unloading the module (sizeof(struct msl_memcg) = 216, so one "
-              "256-byte object per entry) over the entries it tracked (snapshot_done nr_tracked); the module "
+              "256-byte object per entry), less the pool's entries allocated ahead for memcgs not yet met "
+              "(snapshot_done pooled), over the entries it tracked (snapshot_done nr_tracked); the module "
               "also has a fixed 4096-bucket hash table (32 KiB) and 256 pass slots (2 KiB).")
     md.append("")
     md.append("| config | memcgs | decision handler us: median [p10-p90] (calls) | mean us | tracked | untracked "

@@ -4,15 +4,22 @@
  * through the module or that reclaim has reached, keyed by cgroup id in an
  * RCU hash that the reclaim path reads without a lock.
  *
- * The reclaim path never allocates: a new entry comes from a small pool
- * that a work item refills with GFP_KERNEL.  When the pool is empty, or the
- * table is at its bound, the decision is still taken and only counted as
- * untracked.  An entry goes when its cgroup is removed (the cgroup_rmdir
+ * The reclaim path never allocates: a new entry comes from a pool that a
+ * work item refills with GFP_KERNEL.  When the pool is empty, or the table
+ * is at its bound, the decision is still taken and only counted as
+ * untracked.  The pool grows after a burst of memcgs reclaim met for the
+ * first time emptied it (one MGLRU walk over 1,000 new memcgs took the 64
+ * entries and lost the counters of the others for good, and so did every
+ * later burst), and shrinks back when no burst came for a sweep interval.
+ * (An allocation in the reclaim path without reclaim or reserves was
+ * tried for the empty pool: under the pressure that makes a burst it
+ * failed nearly every time.)  An entry goes when its cgroup is removed (the cgroup_rmdir
  * tracepoint); a periodic sweep catches one created while its cgroup was
  * being removed.
  */
 #include <linux/cgroup.h>
 #include <linux/hashtable.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -25,7 +32,9 @@
 #include "msl_trace.h"
 
 #define MAX_ENTRIES	(1U << 17)
-#define POOL_TARGET	64
+#define POOL_MIN	64
+/* 2 MiB of idle entries at most, the pool of a host with 8,192 new memcgs */
+#define POOL_MAX	8192
 #define SWEEP_INTERVAL	(10 * HZ)
 
 struct msl_global_stats msl_global;
@@ -36,6 +45,13 @@ static DEFINE_SPINLOCK(state_lock);
 static unsigned int nr_entries, nr_limits;
 static HLIST_HEAD(pool);
 static unsigned int pool_count;
+/* The pool's size: POOL_MIN, grown by bursts, halved by quiet sweeps. */
+static unsigned int pool_target = POOL_MIN;
+/* Steps the reclaim path found the pool empty at, since the last refill. */
+static atomic_t pool_misses;
+/* Since the last sweep (under state_lock): entries taken, steps missed. */
+static unsigned int burst_taken, burst_missed;
+static bool pool_grown_since_sweep;
 static atomic64_t snapshot_seq;
 /*
  * Entries allocated and not yet freed (table, pool, RCU callbacks in
@@ -67,9 +83,9 @@ static void publish_locked(struct msl_memcg *e, u64 cgroup_id)
 	nr_entries++;
 }
 
-static struct msl_memcg *alloc_entry(void)
+static struct msl_memcg *alloc_entry(gfp_t gfp)
 {
-	struct msl_memcg *e = kzalloc(sizeof(*e), GFP_KERNEL);
+	struct msl_memcg *e = kzalloc(sizeof(*e), gfp);
 
 	if (e)
 		atomic_long_inc(&nr_allocated);
@@ -101,31 +117,67 @@ static void remove_locked(struct msl_memcg *e)
 struct msl_memcg *msl_state_get_atomic(u64 cgroup_id)
 {
 	struct msl_memcg *e = msl_state_find(cgroup_id);
-	bool low;
+	bool low, missed = false;
 
 	if (e)
 		return e;
 	spin_lock(&state_lock);
 	e = msl_state_find(cgroup_id);
-	if (!e && nr_entries < MAX_ENTRIES && !hlist_empty(&pool)) {
-		e = hlist_entry(pool.first, struct msl_memcg, node);
-		hlist_del(&e->node);
-		pool_count--;
-		publish_locked(e, cgroup_id);
+	if (!e && nr_entries < MAX_ENTRIES) {
+		if (hlist_empty(&pool)) {
+			missed = true;
+		} else {
+			e = hlist_entry(pool.first, struct msl_memcg, node);
+			hlist_del(&e->node);
+			pool_count--;
+			burst_taken++;
+			publish_locked(e, cgroup_id);
+		}
 	}
-	low = pool_count < POOL_TARGET / 2;
+	low = pool_count < pool_target / 2;
 	spin_unlock(&state_lock);
+	if (missed)
+		atomic_inc(&pool_misses);
+	/*
+	 * Unbound: MGLRU walks its memcg LRU under rcu_read_lock(), so a work
+	 * item queued on this CPU would wait for the whole walk; another CPU
+	 * can refill the pool while it goes on.
+	 */
 	if (low)
-		schedule_work(&refill_work);
+		queue_work(system_unbound_wq, &refill_work);
 	return e;
 }
 
 static void refill_pool(struct work_struct *work)
 {
+	unsigned int misses = atomic_xchg(&pool_misses, 0);
+	unsigned int target;
 	struct msl_memcg *e;
 
-	while (READ_ONCE(pool_count) < POOL_TARGET) {
-		e = alloc_entry();
+	spin_lock(&state_lock);
+	/*
+	 * A burst emptied the pool: room for all of it, the entries it took
+	 * and the steps it missed (a memcg missed at several steps counts at
+	 * each), so that a next burst of as many new memcgs finds an entry for
+	 * each even if this work does not get to run meanwhile.
+	 */
+	if (misses) {
+		burst_missed += misses;
+		pool_target = clamp_t(unsigned int,
+				      roundup_pow_of_two(burst_taken + burst_missed),
+				      pool_target, POOL_MAX);
+		pool_grown_since_sweep = true;
+	}
+	target = pool_target;
+	spin_unlock(&state_lock);
+
+	while (READ_ONCE(pool_count) < target) {
+		/*
+		 * Beyond the first POOL_MIN, entries are a convenience: never
+		 * retry hard or wake the OOM killer for them under pressure.
+		 */
+		e = alloc_entry(READ_ONCE(pool_count) < POOL_MIN ? GFP_KERNEL :
+				GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
 		if (!e)
 			return;
 		spin_lock(&state_lock);
@@ -135,13 +187,41 @@ static void refill_pool(struct work_struct *work)
 	}
 }
 
+/* No burst since the last sweep: halve the pool, down to POOL_MIN. */
+static void shrink_pool(void)
+{
+	struct msl_memcg *e;
+	HLIST_HEAD(surplus);
+	struct hlist_node *tmp;
+
+	spin_lock(&state_lock);
+	burst_taken = 0;
+	burst_missed = 0;
+	if (pool_grown_since_sweep || atomic_read(&pool_misses)) {
+		pool_grown_since_sweep = false;
+	} else if (pool_target > POOL_MIN) {
+		pool_target /= 2;
+		while (pool_count > pool_target) {
+			e = hlist_entry(pool.first, struct msl_memcg, node);
+			hlist_del(&e->node);
+			hlist_add_head(&e->node, &surplus);
+			pool_count--;
+		}
+	}
+	spin_unlock(&state_lock);
+	hlist_for_each_entry_safe(e, tmp, &surplus, node) {
+		hlist_del(&e->node);
+		free_entry(e);
+	}
+}
+
 int msl_state_set_limit(struct cgroup *cgrp, u64 limit_pages)
 {
 	struct msl_memcg *e, *fresh;
 	u64 id = cgroup_id(cgrp);
 	int ret = 0;
 
-	fresh = alloc_entry();
+	fresh = alloc_entry(GFP_KERNEL);
 	if (!fresh)
 		return -ENOMEM;
 
@@ -277,6 +357,7 @@ static void sweep(void)
 static void sweep_work_fn(struct work_struct *work)
 {
 	sweep();
+	shrink_pool();
 	schedule_delayed_work(&sweep_work, SWEEP_INTERVAL);
 }
 
@@ -294,7 +375,8 @@ void msl_state_snapshot(void)
 		n++;
 	}
 	rcu_read_unlock();
-	trace_snapshot_done(seq, n, &msl_global, msl_hooks_missed());
+	trace_snapshot_done(seq, n, &msl_global, msl_hooks_missed(),
+			    READ_ONCE(pool_count));
 }
 
 static void find_rmdir_tp(struct tracepoint *tp, void *priv)
@@ -348,6 +430,9 @@ void msl_state_exit(void)
 		free_entry(e);
 	}
 	pool_count = 0;
+	pool_target = POOL_MIN;
+	burst_taken = 0;
+	burst_missed = 0;
 	spin_unlock(&state_lock);
 	/* Wait for the RCU callbacks before the module text goes. */
 	rcu_barrier();

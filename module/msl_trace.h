@@ -307,9 +307,10 @@ TRACE_EVENT(snapshot,
 TRACE_EVENT(snapshot_done,
 
 	TP_PROTO(u64 seq, unsigned int nr_tracked,
-		 const struct msl_global_stats *g, u64 missed_returns),
+		 const struct msl_global_stats *g, u64 missed_returns,
+		 unsigned int pooled),
 
-	TP_ARGS(seq, nr_tracked, g, missed_returns),
+	TP_ARGS(seq, nr_tracked, g, missed_returns, pooled),
 
 	TP_STRUCT__entry(
 		__field(u64, seq)
@@ -317,6 +318,7 @@ TRACE_EVENT(snapshot_done,
 		__field(u64, dying)
 		__field(u64, missed)
 		__field(unsigned int, nr_tracked)
+		__field(unsigned int, pooled)
 	),
 
 	TP_fast_assign(
@@ -325,11 +327,12 @@ TRACE_EVENT(snapshot_done,
 		__entry->dying = atomic64_read(&g->dying);
 		__entry->missed = atomic64_read(&g->missed) + missed_returns;
 		__entry->nr_tracked = nr_tracked;
+		__entry->pooled = pooled;
 	),
 
-	TP_printk("seq=%llu nr_tracked=%u untracked=%llu dying=%llu missed=%llu",
+	TP_printk("seq=%llu nr_tracked=%u untracked=%llu dying=%llu missed=%llu pooled=%u",
 		  __entry->seq, __entry->nr_tracked, __entry->untracked,
-		  __entry->dying, __entry->missed)
+		  __entry->dying, __entry->missed, __entry->pooled)
 );
 
 #endif /* MSL_TRACE_H */

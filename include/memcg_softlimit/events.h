@@ -19,8 +19,10 @@
  *	and per kind scanned_<kind> reclaimed_<kind>
  * memcg_softlimit:snapshot_done  after the snapshot events of one request
  *	seq nr_tracked untracked missed	     (untracked: decisions on memcgs
- *					      without state; missed: gated
- *					      calls whose pages went uncounted)
+ *	pooled				      without state; missed: gated
+ *					      calls whose pages went uncounted;
+ *					      pooled: entries allocated ahead
+ *					      for memcgs not yet met)
  */
 #ifndef MEMCG_SOFTLIMIT_EVENTS_H
 #define MEMCG_SOFTLIMIT_EVENTS_H

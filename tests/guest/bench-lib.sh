@@ -44,6 +44,7 @@ if [ -n "${MSL_BENCH_REPEATS:-}" ]; then
 	B_REPEATS=$MSL_BENCH_REPEATS B_SWEEP_REPEATS=$MSL_BENCH_REPEATS B_TREE_REPEATS=$MSL_BENCH_REPEATS
 fi
 [ -z "${MSL_BENCH_TREES:-}" ] || B_TREES=$MSL_BENCH_TREES
+[ -z "${MSL_BENCH_SCALE:-}" ] || B_SCALE=$MSL_BENCH_SCALE
 # P's protection: soft limit / memory.low (MiB), as in the reference runs.
 B_PROT=150
 # How P reads its page-cache set: mmap (re-reads count major faults; the
@@ -247,17 +248,6 @@ apply_mode() {
 		;;
 	*) fail "unknown mode $mode" ;;
 	esac
-}
-
-# snapshot_totals: "nr_tracked untracked missed dying" from one snapshot
-snapshot_totals() {
-	local tf=$MSL_TRACEFS
-	trace_clear
-	echo 1 >"$tf/events/memcg_softlimit/snapshot_done/enable"
-	echo 1 >"$tf/tracing_on"
-	echo 1 >/proc/memcg_softlimit/snapshot || { echo "0 0 0"; return; }
-	echo 0 >"$tf/events/memcg_softlimit/snapshot_done/enable"
-	sed -nE 's/.*snapshot_done: seq=[0-9]+ nr_tracked=([0-9]+) untracked=([0-9]+) dying=([0-9]+) missed=([0-9]+).*/\1 \2 \4 \3/p' "$tf/trace" | tail -n 1
 }
 
 # Reasons that skip a memcg (the others reclaim it), as the snapshot names
@@ -734,7 +724,7 @@ slab_active() { awk -v c="$1" '$1 == c {print $2}' /proc/slabinfo; }
 # from S; function_graph of the decision handler; the module's tracked
 # entries and the kmalloc-256 objects its unload frees (sizeof(struct msl_memcg) = 216).
 bench_scale() {
-	local n t0 t1 h tracked untracked missed dying s0 s1 modsize cache=kmalloc-256 ok pol
+	local n t0 t1 h tracked untracked missed dying pooled s0 s1 modsize cache=kmalloc-256 ok pol
 	h=$(fg_handler)
 	cg_create S
 	for n in $B_SCALE; do
@@ -759,7 +749,7 @@ bench_scale() {
 			fg_measure "scale-$n-$pol" "$B_SCALE_STREAM" "$h"
 			set_policy v8
 		done
-		read -r tracked untracked missed dying < <(snapshot_totals)
+		read -r tracked untracked missed dying pooled < <(snapshot_totals)
 		modsize=$(awk -v m="$MSL_MODULE" '$1 == m {print $2}' /proc/modules)
 		sleep 1
 		s0=$(slab_active $cache)
@@ -767,7 +757,8 @@ bench_scale() {
 		sleep 3
 		s1=$(slab_active $cache)
 		bench_emit scale memcgs="$n" depth_max=8 create_ns=$((t1 - t0)) nr_tracked="${tracked:-0}" \
-			untracked="${untracked:-0}" missed="${missed:-0}" dying="${dying:-0}" slab_cache="$cache" slab_freed=$((s0 - s1)) \
+			untracked="${untracked:-0}" missed="${missed:-0}" dying="${dying:-0}" pooled="${pooled:-0}" \
+			slab_cache="$cache" slab_freed=$((s0 - s1)) \
 			module_bytes="${modsize:-0}" mem_available_mib="$(mem_free_mib)"
 		cg_remove scale
 	done

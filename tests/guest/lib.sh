@@ -383,6 +383,18 @@ root_pressure() {
 	fi
 }
 
+# snapshot_totals: "nr_tracked untracked missed dying pooled" from one
+# snapshot
+snapshot_totals() {
+	local tf=$MSL_TRACEFS
+	trace_clear
+	echo 1 >"$tf/events/memcg_softlimit/snapshot_done/enable"
+	echo 1 >"$tf/tracing_on"
+	echo 1 >/proc/memcg_softlimit/snapshot || { echo "0 0 0 0 0"; return; }
+	echo 0 >"$tf/events/memcg_softlimit/snapshot_done/enable"
+	sed -nE 's/.*snapshot_done: seq=[0-9]+ nr_tracked=([0-9]+) untracked=([0-9]+) dying=([0-9]+) missed=([0-9]+)( pooled=([0-9]+))?.*/\1 \2 \4 \3 \6/p' "$tf/trace" | tail -n 1
+}
+
 # decided ID ERE: the live top-level trace buffer holds a decision event
 # about cgroup ID whose later fields match ERE, e.g.
 # 'effective_priority=12 kind=(kswapd|direct) verdict=skip reason=under'.
