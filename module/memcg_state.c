@@ -7,15 +7,21 @@
  * The reclaim path never allocates: a new entry comes from a pool that a
  * work item refills with GFP_KERNEL.  When the pool is empty, or the table
  * is at its bound, the decision is still taken and only counted as
- * untracked.  The pool grows after a burst of memcgs reclaim met for the
- * first time emptied it (one MGLRU walk over 1,000 new memcgs took the 64
- * entries and lost the counters of the others for good, and so did every
- * later burst), and shrinks back when no burst came for a sweep interval.
- * (An allocation in the reclaim path without reclaim or reserves was
- * tried for the empty pool: under the pressure that makes a burst it
- * failed nearly every time.)  An entry goes when its cgroup is removed (the cgroup_rmdir
- * tracepoint); a periodic sweep catches one created while its cgroup was
- * being removed.
+ * untracked.  (An allocation in the reclaim path without reclaim or
+ * reserves was tried for the empty pool: under the pressure that makes a
+ * burst it failed nearly every time.)
+ *
+ * So the pool is sized ahead: it holds an entry for each live cgroup of
+ * the memory hierarchy the module has no entry for (counted at load, then
+ * by the cgroup_mkdir and cgroup_rmdir tracepoints) and POOL_MIN spare
+ * ones, up to POOL_MAX, since one reclaim pass may meet every one of them
+ * for the first time (one MGLRU walk over 1,000 new memcgs took a 64-entry
+ * pool and lost the counters of the others for good).  A burst that still emptied it (more memcgs than
+ * counted, or met before the refill ran) grows it further, and that growth
+ * is halved back each sweep interval without one.
+ *
+ * An entry goes when its cgroup is removed (the cgroup_rmdir tracepoint); a
+ * periodic sweep catches one created while its cgroup was being removed.
  */
 #include <linux/cgroup.h>
 #include <linux/hashtable.h>
@@ -52,13 +58,15 @@ static atomic_t pool_misses;
 /* Since the last sweep (under state_lock): entries taken, steps missed. */
 static unsigned int burst_taken, burst_missed;
 static bool pool_grown_since_sweep;
+/* Live cgroups of the memory hierarchy below its root, entries or not. */
+static atomic_t nr_live_cgroups;
 static atomic64_t snapshot_seq;
 /*
  * Entries allocated and not yet freed (table, pool, RCU callbacks in
  * flight): 0 once the module has let go of everything, checked at exit.
  */
 static atomic_long_t nr_allocated;
-static struct tracepoint *rmdir_tp;
+static struct tracepoint *rmdir_tp, *mkdir_tp;
 
 static void refill_pool(struct work_struct *work);
 static DECLARE_WORK(refill_work, refill_pool);
@@ -73,6 +81,21 @@ struct msl_memcg *msl_state_find(u64 cgroup_id)
 		if (e->cgroup_id == cgroup_id)
 			return e;
 	return NULL;
+}
+
+/*
+ * Entries the pool should hold now: one for each live memcg without an
+ * entry (a pass may meet them all at once) and POOL_MIN more (the root,
+ * memcgs the count missed), or what bursts grew it to.  Without the spare
+ * ones the pool would run dry with the last counted memcg, before the
+ * refill it then asks for could run.
+ */
+static unsigned int pool_wanted(void)
+{
+	int untracked = atomic_read(&nr_live_cgroups) - (int)READ_ONCE(nr_entries);
+	unsigned int ahead = POOL_MIN + max(untracked, 0);
+
+	return clamp_t(unsigned int, ahead, READ_ONCE(pool_target), POOL_MAX);
 }
 
 static void publish_locked(struct msl_memcg *e, u64 cgroup_id)
@@ -134,7 +157,7 @@ struct msl_memcg *msl_state_get_atomic(u64 cgroup_id)
 			publish_locked(e, cgroup_id);
 		}
 	}
-	low = pool_count < pool_target / 2;
+	low = pool_count < pool_wanted() / 2;
 	spin_unlock(&state_lock);
 	if (missed)
 		atomic_inc(&pool_misses);
@@ -168,8 +191,8 @@ static void refill_pool(struct work_struct *work)
 				      pool_target, POOL_MAX);
 		pool_grown_since_sweep = true;
 	}
-	target = pool_target;
 	spin_unlock(&state_lock);
+	target = pool_wanted();
 
 	while (READ_ONCE(pool_count) < target) {
 		/*
@@ -187,21 +210,27 @@ static void refill_pool(struct work_struct *work)
 	}
 }
 
-/* No burst since the last sweep: halve the pool, down to POOL_MIN. */
+/*
+ * No burst since the last sweep: halve what bursts grew the pool to, and
+ * free what is above the size wanted now (memcgs met or removed since).
+ */
 static void shrink_pool(void)
 {
 	struct msl_memcg *e;
 	HLIST_HEAD(surplus);
 	struct hlist_node *tmp;
+	unsigned int wanted;
 
 	spin_lock(&state_lock);
 	burst_taken = 0;
 	burst_missed = 0;
 	if (pool_grown_since_sweep || atomic_read(&pool_misses)) {
 		pool_grown_since_sweep = false;
-	} else if (pool_target > POOL_MIN) {
-		pool_target /= 2;
-		while (pool_count > pool_target) {
+	} else {
+		if (pool_target > POOL_MIN)
+			pool_target /= 2;
+		wanted = pool_wanted();
+		while (pool_count > wanted) {
 			e = hlist_entry(pool.first, struct msl_memcg, node);
 			hlist_del(&e->node);
 			hlist_add_head(&e->node, &surplus);
@@ -307,10 +336,43 @@ static void forget(u64 cgroup_id)
 	spin_unlock(&state_lock);
 }
 
+static bool in_memory_hierarchy(struct cgroup *cgrp)
+{
+	return cgrp->root == memory_cgrp_subsys.root;
+}
+
 static void probe_cgroup_rmdir(void *data, struct cgroup *cgrp,
 			       const char *path)
 {
+	if (in_memory_hierarchy(cgrp))
+		atomic_dec(&nr_live_cgroups);
 	forget(cgroup_id(cgrp));
+}
+
+/* Called with cgroup_mutex held: the refill runs later, elsewhere. */
+static void probe_cgroup_mkdir(void *data, struct cgroup *cgrp,
+			       const char *path)
+{
+	if (!in_memory_hierarchy(cgrp))
+		return;
+	atomic_inc(&nr_live_cgroups);
+	if (READ_ONCE(pool_count) < pool_wanted())
+		queue_work(system_unbound_wq, &refill_work);
+}
+
+/* The live cgroups below the memory hierarchy's root, at load. */
+static int count_live_cgroups(void)
+{
+	struct cgroup_subsys_state *top = &memory_cgrp_subsys.root->cgrp.self;
+	struct cgroup_subsys_state *pos;
+	int n = 0;
+
+	rcu_read_lock();
+	css_for_each_descendant_pre(pos, top)
+		if (pos != top && !css_is_dying(pos))
+			n++;
+	rcu_read_unlock();
+	return n;
 }
 
 /*
@@ -358,6 +420,9 @@ static void sweep_work_fn(struct work_struct *work)
 {
 	sweep();
 	shrink_pool();
+	/* A refill that failed to allocate gets another chance. */
+	if (READ_ONCE(pool_count) < pool_wanted())
+		queue_work(system_unbound_wq, &refill_work);
 	schedule_delayed_work(&sweep_work, SWEEP_INTERVAL);
 }
 
@@ -379,29 +444,55 @@ void msl_state_snapshot(void)
 			    READ_ONCE(pool_count));
 }
 
-static void find_rmdir_tp(struct tracepoint *tp, void *priv)
+struct cgroup_tracepoints {
+	struct tracepoint *mkdir, *rmdir;
+};
+
+static void find_cgroup_tps(struct tracepoint *tp, void *priv)
 {
+	struct cgroup_tracepoints *found = priv;
+
 	if (!strcmp(tp->name, "cgroup_rmdir"))
-		rmdir_tp = tp;
+		found->rmdir = tp;
+	else if (!strcmp(tp->name, "cgroup_mkdir"))
+		found->mkdir = tp;
+}
+
+static int attach_probe(struct tracepoint *tp, const char *name, void *probe)
+{
+	int ret;
+
+	if (!tp) {
+		pr_err("memcg_softlimit: refusing to load: no %s tracepoint\n", name);
+		return -ENOENT;
+	}
+	ret = tracepoint_probe_register(tp, probe, NULL);
+	if (ret)
+		pr_err("memcg_softlimit: refusing to load: cannot attach to %s (%d)\n",
+		       name, ret);
+	return ret;
 }
 
 int msl_state_init(void)
 {
+	struct cgroup_tracepoints found = {};
 	int ret;
 
+	for_each_kernel_tracepoint(find_cgroup_tps, &found);
+	ret = attach_probe(found.rmdir, "cgroup_rmdir", probe_cgroup_rmdir);
+	if (ret)
+		goto fail;
+	rmdir_tp = found.rmdir;
+	ret = attach_probe(found.mkdir, "cgroup_mkdir", probe_cgroup_mkdir);
+	if (ret)
+		goto fail;
+	mkdir_tp = found.mkdir;
+	/*
+	 * After the probes, so that no cgroup made meanwhile is missed (one
+	 * may be counted twice: the pool is a little larger for a while).
+	 */
+	atomic_add(count_live_cgroups(), &nr_live_cgroups);
 	refill_pool(NULL);
-	for_each_kernel_tracepoint(find_rmdir_tp, NULL);
-	if (!rmdir_tp) {
-		pr_err("memcg_softlimit: refusing to load: no cgroup_rmdir tracepoint\n");
-		ret = -ENOENT;
-		goto fail;
-	}
-	ret = tracepoint_probe_register(rmdir_tp, probe_cgroup_rmdir, NULL);
-	if (ret) {
-		pr_err("memcg_softlimit: refusing to load: cannot attach to cgroup_rmdir (%d)\n",
-		       ret);
-		goto fail;
-	}
 	schedule_delayed_work(&sweep_work, SWEEP_INTERVAL);
 	return 0;
 fail:
@@ -415,11 +506,14 @@ void msl_state_exit(void)
 	struct hlist_node *tmp;
 	int bkt;
 
-	if (rmdir_tp) {
+	if (mkdir_tp)
+		tracepoint_probe_unregister(mkdir_tp, probe_cgroup_mkdir, NULL);
+	if (rmdir_tp)
 		tracepoint_probe_unregister(rmdir_tp, probe_cgroup_rmdir, NULL);
+	if (mkdir_tp || rmdir_tp)
 		tracepoint_synchronize_unregister();
-		rmdir_tp = NULL;
-	}
+	mkdir_tp = NULL;
+	rmdir_tp = NULL;
 	cancel_delayed_work_sync(&sweep_work);
 	cancel_work_sync(&refill_work);
 	spin_lock(&state_lock);
@@ -431,6 +525,7 @@ void msl_state_exit(void)
 	}
 	pool_count = 0;
 	pool_target = POOL_MIN;
+	atomic_set(&nr_live_cgroups, 0);
 	burst_taken = 0;
 	burst_missed = 0;
 	spin_unlock(&state_lock);
