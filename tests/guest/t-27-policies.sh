@@ -1,10 +1,15 @@
 #!/bin/bash
 # configs: all
 # timeout: 900
+# tcg: single
 # The policy parameter: v8, walk and excess on the KS2012 article's tree
 # (README "Policies"), each case asserting the first-pass verdict and
 # reason its rule predicts for A1, A2, B and C; and bad values refused.
 # t-60-bench-smoke and t-28-article-pages assert the effect on pages kept.
+# Single-threaded TCG (tests/vm/README.md): nothing here needs the vCPUs to
+# run at the same instant (kswapd, direct reclaim and the stream still
+# interleave at every turn), and that boot shares make check's time with
+# another configuration's.
 #
 #   root
 #   |-- A      page cache in A1 (12 MiB) and A2 (12 MiB)
