@@ -16,9 +16,10 @@
  * by the cgroup_mkdir and cgroup_rmdir tracepoints) and POOL_MIN spare
  * ones, up to POOL_MAX, since one reclaim pass may meet every one of them
  * for the first time (one MGLRU walk over 1,000 new memcgs took a 64-entry
- * pool and lost the counters of the others for good).  A burst that still emptied it (more memcgs than
- * counted, or met before the refill ran) grows it further, and that growth
- * is halved back each sweep interval without one.
+ * pool and lost the counters of the others for good).  A burst that still
+ * emptied it (more memcgs than counted, or met before the refill ran)
+ * grows it further, and that growth is halved back each sweep interval
+ * without one.
  *
  * An entry goes when its cgroup is removed (the cgroup_rmdir tracepoint); a
  * periodic sweep catches one created while its cgroup was being removed.
