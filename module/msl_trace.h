@@ -135,6 +135,9 @@ TRACE_EVENT(decision,
 		__field(u64, skips)
 		__field(u64, scanned)
 		__field(u64, reclaimed)
+		__field(u64, excess)
+		__field(u64, excess_max)
+		__field(u64, credit)
 		__field(int, nid)
 		__field(int, priority)
 		__field(int, effective_priority)
@@ -157,6 +160,9 @@ TRACE_EVENT(decision,
 		__entry->skips = msl_tp_decisions(totals, true);
 		__entry->scanned = msl_tp_pages(totals, false);
 		__entry->reclaimed = msl_tp_pages(totals, true);
+		__entry->excess = decision->excess << PAGE_SHIFT;
+		__entry->excess_max = decision->excess_max << PAGE_SHIFT;
+		__entry->credit = decision->excess_credit << PAGE_SHIFT;
 		__entry->nid = nid;
 		__entry->priority = priority;
 		__entry->effective_priority = effective_priority;
@@ -167,7 +173,7 @@ TRACE_EVENT(decision,
 		__entry->policy = policy;
 	),
 
-	TP_printk("cgroup_id=%llu nid=%d priority=%d effective_priority=%d kind=%s verdict=%s reason=%s usage=%llu soft_limit=%llu limit=%s decider_id=%llu reclaims=%llu skips=%llu scanned=%llu reclaimed=%llu policy=%s",
+	TP_printk("cgroup_id=%llu nid=%d priority=%d effective_priority=%d kind=%s verdict=%s reason=%s usage=%llu soft_limit=%llu limit=%s decider_id=%llu reclaims=%llu skips=%llu scanned=%llu reclaimed=%llu excess=%llu excess_max=%llu credit=%llu policy=%s",
 		  __entry->cgroup_id, __entry->nid, __entry->priority,
 		  __entry->effective_priority,
 		  msl_show_kind(__entry->kind),
@@ -177,6 +183,7 @@ TRACE_EVENT(decision,
 		  msl_show_limit_src(__entry->limit_src),
 		  __entry->decider_id, __entry->reclaims, __entry->skips,
 		  __entry->scanned, __entry->reclaimed,
+		  __entry->excess, __entry->excess_max, __entry->credit,
 		  msl_show_policy(__entry->policy))
 );
 

@@ -46,6 +46,7 @@ static void set_decision(struct msl_decision *out, enum msl_verdict verdict,
 	out->decider_id = 0;
 	out->excess = 0;
 	out->excess_max = 0;
+	out->excess_credit = 0;
 	out->levels = 0;
 }
 
@@ -209,6 +210,7 @@ static void decide_excess(const struct msl_params *params,
 			       &x))
 		return;
 	out->excess_max = x.max > out->excess ? x.max : out->excess;
+	out->excess_credit = x.credit;
 	if (!msl_excess_share(x.credit, out->excess, out->excess_max)) {
 		out->verdict = MSL_SKIP;
 		out->reason = MSL_REASON_EXCESS_SHARE;

@@ -10,6 +10,11 @@
  *	usage soft_limit limit decider_id   (usage, soft_limit in bytes)
  *	reclaims skips scanned reclaimed     (the memcg's running totals:
  *					      decisions, pages, all kinds)
+ *	excess excess_max credit policy	     (bytes; excess: that of the
+ *					      deciding level, else 0; policy
+ *					      excess: the largest it was
+ *					      weighed against and the share
+ *					      credit after the step, else 0)
  * memcg_softlimit:reclaimed  one after each gated call that ran
  *	cgroup_id nid priority kind nr_scanned nr_reclaimed (this call)
  *	scanned reclaimed		     (running totals)

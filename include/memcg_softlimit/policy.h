@@ -186,6 +186,12 @@ struct msl_decision {
 	u64 excess;
 	/* excess: the largest excess it was weighed against, else 0. */
 	u64 excess_max;
+	/*
+	 * excess: the memcg's share credit after this step (pages, wraps), so
+	 * that msl_excess_share(credit, excess, excess_max) can be checked
+	 * from outside; else 0.
+	 */
+	u64 excess_credit;
 	/* Levels read; 0 when the step was decided without a walk. */
 	unsigned int levels;
 };
