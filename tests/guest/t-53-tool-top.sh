@@ -51,7 +51,9 @@ wait_until 20 sh -c "ls $MSL_TRACEFS/instances | grep -q memcg-softlimit-" || fa
 # case-run.sh), at most three streams.
 for i in 1 2 3; do
 	kill -0 $tp 2>/dev/null || break
+	t0=$(date +%s)
 	pressure
+	note "stream $i with top --batch took $(($(date +%s) - t0)) s"
 done
 wait $tp || fail "top --batch failed: $(cat "$S/top.err")"
 echo "---- top --batch"; cat "$S/top.txt"
@@ -70,18 +72,26 @@ assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"
 
 # Live, on a terminal: screens refresh, q quits, the instance goes.
 export TERM=xterm
+# (A full run on 6.12 MGLRU once spent 160 s in this part, 10-20 s
+# elsewhere: the steps say how long they take.)
+t0=$(date +%s)
 tmux new-session -d -s msl -x 160 -y 40 "$T top -d 0.5; echo exited=\$? >$S/tmux.rc; sleep 30" ||
 	fail "tmux new-session failed"
 wait_until 15 sh -c "tmux capture-pane -p -t msl | grep -q '^STATUS '" ||
 	fail "no top screen in tmux: $(tmux capture-pane -p -t msl | head -n 5)"
+note "top's first screen in tmux after $(($(date +%s) - t0)) s"
+t0=$(date +%s)
 pressure
+note "a stream with top live in tmux took $(($(date +%s) - t0)) s"
 tmux capture-pane -p -t msl >"$S/pane.txt"
 echo "---- top in tmux"; cat "$S/pane.txt"
 assert_true "live screen has the header" grep -q '^memcg-softlimit top - ' "$S/pane.txt"
 assert_eq "$(grep -c '^memcg-softlimit top - ' "$S/pane.txt")" 1 "one screen at a time"
 ls "$MSL_TRACEFS/instances" | grep -q '^memcg-softlimit-' || fail "no private instance while top runs"
+t0=$(date +%s)
 tmux send-keys -t msl q
 wait_until 10 test -s "$S/tmux.rc" || fail "top did not quit on q"
+note "top quit $(($(date +%s) - t0)) s after q"
 assert_eq "$(cat "$S/tmux.rc")" "exited=0" "top's exit status after q"
 tmux kill-server 2>/dev/null
 assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"
