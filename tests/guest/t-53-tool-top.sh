@@ -48,7 +48,9 @@ assert_ge "$(cg_file_mib U)" 45 "U's page cache"
 tp=$!
 wait_until 20 sh -c "ls $MSL_TRACEFS/instances | grep -q memcg-softlimit-" || fail "top did not start"
 # Pressure while top runs (MGLRU meets U at a first pass seldom: see
-# case-run.sh), at most three streams.
+# case-run.sh), at most three streams.  Each stream and each step of the
+# tmux part is timed: in full runs on 6.12 MGLRU the first stream took
+# 129 s once (4-5 s elsewhere), the guest apparently stalled.
 for i in 1 2 3; do
 	kill -0 $tp 2>/dev/null || break
 	t0=$(date +%s)
@@ -72,8 +74,6 @@ assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"
 
 # Live, on a terminal: screens refresh, q quits, the instance goes.
 export TERM=xterm
-# (A full run on 6.12 MGLRU once spent 160 s in this part, 10-20 s
-# elsewhere: the steps say how long they take.)
 t0=$(date +%s)
 tmux new-session -d -s msl -x 160 -y 40 "$T top -d 0.5; echo exited=\$? >$S/tmux.rc; sleep 30" ||
 	fail "tmux new-session failed"
