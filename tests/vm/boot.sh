@@ -23,6 +23,8 @@
 #                     vCPUs take turns on one thread; see README.md)
 #   MSL_LOG_NAME      base name of the log files (default: CONFIG)
 #   MSL_BOOT_TIMEOUT  seconds before a hung guest is killed (default 1500)
+#   MSL_QEMU_NICE     nice value for qemu (default 0; tests/run runs a
+#                     single-threaded guest at 10 beside a multi-threaded one)
 #   MSL_GUEST_SWAP    if set, a blank 512M disk /dev/vdc for swap
 #                     (a size like 1G may be given instead of 1)
 #   MSL_LIVE          what to echo while the guest runs: results (default:
@@ -131,17 +133,21 @@ QEMU=(
 )
 printf '%s\n' "${QEMU[*]}" >"$LOG_DIR/$LOG_NAME.qemu-cmdline"
 
-echo "[$CONFIG] booting $KVER (timeout ${TIMEOUT}s; console: ${CONSOLE_LOG#"$REPO"/})" >&2
+NICE=${MSL_QEMU_NICE:-0}
+[[ $NICE =~ ^-?[0-9]+$ ]] || die "MSL_QEMU_NICE must be a number, not '$NICE'"
+nice_note=
+[ "$NICE" = 0 ] || nice_note=", nice $NICE"
+echo "[$LOG_NAME] booting $KVER (timeout ${TIMEOUT}s$nice_note; console: ${CONSOLE_LOG#"$REPO"/})" >&2
 start=$SECONDS
 # -k: qemu ignoring SIGTERM is killed 10 s later.
-timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$LOG_DIR/$LOG_NAME.qemu.log" 2>&1 &
+nice -n "$NICE" timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$LOG_DIR/$LOG_NAME.qemu.log" 2>&1 &
 QPID=$!
 
 # Echo progress while the guest runs; the follower ends with qemu.
 follow() { tail -n +1 -s 0.5 --pid="$QPID" -F "$1" 2>/dev/null | tr -d '\r'; }
 case ${MSL_LIVE:-results} in
 results) follow "$RESULTS" | grep --line-buffered -vE '^INFO [^ ]+ (out\||dmesg\||duration_s=)' |
-	sed -u "s/^/[$CONFIG] /" >&2 & FPID=$! ;;
+	sed -u "s/^/[$LOG_NAME] /" >&2 & FPID=$! ;;
 info) follow "$RESULTS" | sed -un 's/^INFO [^ ]* //p; s/^ERROR /ERROR: /p' & FPID=$! ;;
 console) follow "$CONSOLE_LOG" >&2 & FPID=$! ;;
 none) ;;
@@ -158,10 +164,10 @@ fi
 elapsed=$((SECONDS - start))
 echo "$elapsed" >"$LOG_DIR/$LOG_NAME.boot-seconds"
 case $rc in
-0) echo "[$CONFIG] guest powered off after ${elapsed}s" >&2 ;;
-124 | 137) echo "[$CONFIG] guest killed after ${elapsed}s: no poweroff within MSL_BOOT_TIMEOUT=${TIMEOUT}s (hung?)" >&2 ;;
+0) echo "[$LOG_NAME] guest powered off after ${elapsed}s" >&2 ;;
+124 | 137) echo "[$LOG_NAME] guest killed after ${elapsed}s: no poweroff within MSL_BOOT_TIMEOUT=${TIMEOUT}s (hung?)" >&2 ;;
 *)
-	echo "[$CONFIG] qemu exited with status $rc after ${elapsed}s:" >&2
+	echo "[$LOG_NAME] qemu exited with status $rc after ${elapsed}s:" >&2
 	tail -n 20 "$LOG_DIR/$LOG_NAME.qemu.log" >&2 || true
 	;;
 esac
