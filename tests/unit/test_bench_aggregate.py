@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""Unit tests of bench/aggregate.py, the host half of `make bench`.
+
+make check runs the guest half at its smallest size (t-60) but never the
+aggregation, so these keep it from rotting: synthetic records with known
+figures, bad input, and every results folder stored under bench/results.
+One "RESULT PASS|FAIL unit/bench_aggregate/<case>" line per case.
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+AGGREGATE = os.path.join(REPO, "bench", "aggregate.py")
+PY = sys.executable or "/usr/bin/python3"
+
+failed_checks = []
+
+
+def check(cond, what):
+    if not cond:
+        failed_checks.append(what)
+
+
+def aggregate(d):
+    return subprocess.run([PY, AGGREGATE, d], capture_output=True, text=True)
+
+
+def write_records(d, config, recs, extra_lines=()):
+    with open(os.path.join(d, config + ".jsonl"), "w") as fh:
+        for r in recs:
+            fh.write(json.dumps(r) + "\n")
+        for line in extra_lines:
+            fh.write(line + "\n")
+
+
+def iso_record(mode, kept_kib, stream_s, variant="file-read", rep=1, config="6.12-v2-mglru"):
+    """An isolation record as tests/guest/bench-lib.sh writes it: P's set
+    of 100 MiB, two segments of 768 MiB."""
+    return {
+        "part": "iso", "config": config, "kernel": "6.12.0-test", "size": "smoke",
+        "mem_mib": 462, "variant": variant, "mode": mode, "label": mode, "params": "",
+        "rep": rep, "ws_mib": 100, "prot_mib": 150, "seg_mib": 768, "nseg": 2,
+        "before_kib": 102400, "kept_kib": kept_kib, "p_file_kib": kept_kib,
+        "reread_ns": [500000000, 600000000], "reread_majflt": [0, 0],
+        "stream_ns": [int(stream_s * 1e9 / 2)] * 2, "stream_majflt": [],
+        "p_majflt_total": 0, "low_events": 0, "msl_skips": 1, "msl_reclaims": 0,
+    }
+
+
+def sections(md):
+    return [line for line in md.splitlines() if line.startswith("## ")]
+
+
+def row(md, config, name):
+    for line in md.splitlines():
+        if line.startswith("| %s | %s |" % (config, name)):
+            return [c.strip() for c in line.strip("|").split("|")]
+    return None
+
+
+# ------------------------------------------------------------------ cases
+def iso_spread_and_rate(d):
+    # P kept 50% then 100% of its set in rep 1, 100% twice in rep 2: the
+    # mean of segments is 75% and 100%, so 88% [75-100] over 2 runs; S
+    # streams 1536 MiB in 12 s = 128 MiB/s, then in 16 s = 96 MiB/s.
+    write_records(d, "6.12-v2-mglru", [
+        iso_record("none", [0, 0], 12),
+        iso_record("msl", [51200, 102400], 12, rep=1),
+        iso_record("msl", [102400, 102400], 16, rep=2),
+    ])
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0 (stderr: %s)" % p.stderr.strip())
+    md = open(os.path.join(d, "results.md")).read()
+    r = row(md, "6.12-v2-mglru", "memcg_softlimit (defaults, P soft 150M)")
+    check(r is not None, "a row for the module")
+    if r:
+        check(r[2] == "88% [75-100]", "kept, mean of segments: %r" % r[2])
+        check(r[3] == "75% [50-100]", "kept after the 1st segment: %r" % r[3])
+        check(r[6] == "112 [96-128]", "S MiB/s: %r" % r[6])
+        check(r[7] == "2", "runs: %r" % r[7])
+    r = row(md, "6.12-v2-mglru", "no protection")
+    check(r is not None and r[2] == "0% (n=1)", "a single run says n=1: %r" % (r,))
+    check("target >= 95%: MISSED" in md, "75% after one segment misses the 95% target")
+    js = json.load(open(os.path.join(d, "results.json")))
+    check(len(js["records"]) == 3, "results.json keeps the 3 records")
+    check(js["isolation"]["6.12-v2-mglru|file-read|msl"]["kept_pct"]["n"] == 2,
+          "results.json: the module's row has n=2")
+
+
+def only_measured_parts(d):
+    write_records(d, "6.1-v1-classic", [iso_record("none", [0, 0], 10, config="6.1-v1-classic")])
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0")
+    s = sections(open(os.path.join(d, "results.md")).read())
+    check(not any("Overhead" in x or "Scale" in x or "sweep" in x for x in s),
+          "no empty section for a part that did not run: %r" % s)
+    check(any("read(2)" in x for x in s), "the isolation section: %r" % s)
+
+
+def anon_in_targets(d):
+    # memory.low lets S take P's memory (40% kept), the module keeps P:
+    # S's slower rate with the module is not held against it.
+    write_records(d, "6.12-v2-mglru", [
+        iso_record("none", [40960, 40960], 10, variant="anon"),
+        iso_record("low", [40960, 40960], 10, variant="anon"),
+        iso_record("msl", [102400, 102400], 30, variant="anon"),
+    ])
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0")
+    md = open(os.path.join(d, "results.md")).read()
+    t = md[md.index("## Targets"):] if "## Targets" in md else ""
+    check("6.12-v2-mglru, anon: module kept 100%" in t, "the anon row is in the targets")
+    check("not comparable: memory.low kept 40%" in t, "S's rate against a reference that did not protect")
+
+
+def bad_input(d):
+    p = aggregate(d)
+    check(p.returncode == 1 and "no records" in p.stderr, "an empty folder: status 1 and why")
+    check(not os.path.exists(os.path.join(d, "results.md")), "an empty folder: nothing written")
+    write_records(d, "6.12-v2-mglru", [iso_record("msl", [102400, 102400], 10)],
+                  extra_lines=['{"part": "iso", "config": trunc', "INFO not a record"])
+    p = aggregate(d)
+    check(p.returncode == 0, "a truncated record does not stop the rest")
+    check("malformed record" in p.stderr, "a truncated record is reported: %r" % p.stderr)
+    js = json.load(open(os.path.join(d, "results.json")))
+    check(len(js["records"]) == 1, "only the whole record is kept")
+
+
+# the sections a part's records must give (the sweep's records are
+# isolation records with a threshold label)
+PART_SECTION = {
+    "iso": ("## Isolation", "## priority_threshold sweep"),
+    "overhead": ("## Overhead",),
+    "scale": ("## Scale",),
+    "trees": ("## Pages kept per policy",),
+}
+
+
+def stored_results(d):
+    folders = sorted(f for f in glob.glob(os.path.join(REPO, "bench", "results", "*"))
+                     if glob.glob(os.path.join(f, "*.jsonl")))
+    check(folders, "bench/results holds stored runs")
+    for f in folders:
+        name = os.path.basename(f)
+        work = os.path.join(d, name)
+        os.mkdir(work)
+        nrec = 0
+        parts = set()
+        for j in glob.glob(os.path.join(f, "*.jsonl")):
+            shutil.copy(j, work)
+            for line in open(j):
+                if line.startswith("{"):
+                    nrec += 1
+                    parts.add(json.loads(line).get("part"))
+        p = aggregate(work)
+        check(p.returncode == 0, "%s: exit status 0 (%s)" % (name, p.stderr.strip()[-200:]))
+        if p.returncode:
+            continue
+        md = open(os.path.join(work, "results.md")).read()
+        for part, heads in PART_SECTION.items():
+            if part in parts:
+                check(any(h in md for h in heads), "%s: the section of the %s records" % (name, part))
+        check("## Targets" in md, "%s: the targets" % name)
+        js = json.load(open(os.path.join(work, "results.json")))
+        check(len(js["records"]) == nrec, "%s: %d records of %d" % (name, len(js["records"]), nrec))
+
+
+def main():
+    cases = [iso_spread_and_rate, only_measured_parts, anon_in_targets, bad_input, stored_results]
+    nfail = 0
+    for case in cases:
+        del failed_checks[:]
+        d = tempfile.mkdtemp(prefix="msl-agg-")
+        try:
+            case(d)
+        except Exception as e:  # a crash is a failed case, not a lost line
+            failed_checks.append("%s: %s" % (type(e).__name__, e))
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        for what in failed_checks:
+            print("  check failed: %s" % what, file=sys.stderr)
+        if failed_checks:
+            nfail += 1
+            print("RESULT FAIL unit/bench_aggregate/%s %d failed checks" % (case.__name__, len(failed_checks)))
+        else:
+            print("RESULT PASS unit/bench_aggregate/%s" % case.__name__)
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
