@@ -119,6 +119,49 @@ def anon_in_targets(d):
     check("not comparable: memory.low kept 40%" in t, "S's rate against a reference that did not protect")
 
 
+def fgraph_record(label, func, mean_ns, median_ns, calls=1000, config="6.1-v2-classic"):
+    return {"part": "fgraph", "config": config, "kernel": "6.1.0-test", "size": "smoke", "mem_mib": 455,
+            "label": label, "func": func, "calls": calls, "mean_ns": mean_ns, "median_ns": median_ns,
+            "p10_ns": median_ns // 2, "p90_ns": median_ns * 2, "stream_mib": 512, "stream_ns": 3000000000,
+            "lost_lines": 0, "traced": func}
+
+
+def overhead_shares(d):
+    # gated call 50 us on average; the decision handler 2.7 us and the
+    # empty skip stub 1.7 us under function_graph: 5.40% raw, 2.00% less
+    # the stub's cost; with the accounting (3.2 + 2.2 us) 16.20% raw and
+    # (2.7 + 3.2 + 2.2 - 3 * 1.7) / 50 = 6.00% net.  Throughput pairs
+    # 0.9 and 1.0: median 0.95.
+    write_records(d, "6.1-v2-classic", [
+        fgraph_record("stock", "shrink_lruvec", 50000, 5000),
+        fgraph_record("loaded", "shrink_lruvec", 52000, 9000),
+        fgraph_record("handlers", "shrink_lruvec_pre", 2700, 1900),
+        fgraph_record("handlers", "skip_shrink_lruvec", 1700, 1600, calls=90),
+        fgraph_record("handlers", "shrink_node_pre", 4000, 2000, calls=300),
+        fgraph_record("accounting", "account_entry_classic", 3200, 2800),
+        fgraph_record("accounting", "account_return", 2200, 2000),
+        {"part": "throughput", "config": "6.1-v2-classic", "kernel": "6.1.0-test", "size": "smoke", "arm": "unloaded", "pair": 1,
+         "stream_mib": 1000, "stream_ns": 10000000000},
+        {"part": "throughput", "config": "6.1-v2-classic", "kernel": "6.1.0-test", "size": "smoke", "arm": "loaded", "pair": 1,
+         "stream_mib": 1000, "stream_ns": 11111111111},
+        {"part": "throughput", "config": "6.1-v2-classic", "kernel": "6.1.0-test", "size": "smoke", "arm": "unloaded", "pair": 2,
+         "stream_mib": 1000, "stream_ns": 10000000000},
+        {"part": "throughput", "config": "6.1-v2-classic", "kernel": "6.1.0-test", "size": "smoke", "arm": "loaded", "pair": 2,
+         "stream_mib": 1000, "stream_ns": 10000000000},
+    ])
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0 (%s)" % p.stderr.strip())
+    md = open(os.path.join(d, "results.md")).read()
+    check("## Overhead" in md, "an overhead section")
+    check("= 5.40% of the time in gated calls" in md, "the decision's raw share")
+    check("empty function (the skip stub, traced in the same run: 1.7 us mean): 2.00%" in md,
+          "the decision's share less the stub's")
+    check("= 16.20% of the time" in md, "all hooks' raw share")
+    check("three empty functions: 6.00%" in md, "all hooks' share less three stubs'")
+    check("throughput ratio loaded/unloaded 0.950 [0.900-1.000] over 2 pairs (target >= 0.99: MISSED)" in md,
+          "the throughput ratio's median and range")
+
+
 def bad_input(d):
     p = aggregate(d)
     check(p.returncode == 1 and "no records" in p.stderr, "an empty folder: status 1 and why")
@@ -172,7 +215,8 @@ def stored_results(d):
 
 
 def main():
-    cases = [iso_spread_and_rate, only_measured_parts, anon_in_targets, bad_input, stored_results]
+    cases = [iso_spread_and_rate, only_measured_parts, anon_in_targets, overhead_shares, bad_input,
+             stored_results]
     nfail = 0
     for case in cases:
         del failed_checks[:]
