@@ -23,7 +23,7 @@ MODE_NAMES = OrderedDict([
     ("msl", "memcg_softlimit (defaults, P soft 150M)"),
     ("msl-walk", "memcg_softlimit policy=walk (P soft 150M)"),
     ("msl-excess", "memcg_softlimit policy=excess (P soft 150M)"),
-])
+] + [("msl-t%d" % t, "memcg_softlimit priority_threshold=%d (P soft 150M)" % t) for t in range(12, -1, -1)])
 # policies besides the default v8 that the bench measures when the module
 # accepts them (tests/guest/bench-lib.sh, bench_policies)
 POLICIES = ("walk", "excess")

@@ -185,10 +185,13 @@ set_soft() {
 #   msl       the module, P soft 150M (S unset on v2, 0 on v1); params below
 #   msl-POL   the same with policy=POL (walk, excess): where the module
 #             accepts that policy
+#   msl-tN    the same with priority_threshold=N (README's advice for the
+#             classic LRU is 6)
 mode_applies() {
 	case $1 in
 	v1soft) [ "$MSL_CGROUP_VERSION" = 1 ] ;;
 	low) [ "$MSL_CGROUP_VERSION" = 2 ] ;;
+	msl-t[0-9]*) [ "${1#msl-t}" -le 12 ] 2>/dev/null ;;
 	msl-*) policy_supported "${1#msl-}" ;;
 	*) return 0 ;;
 	esac
@@ -232,6 +235,7 @@ msl_defaults() {
 apply_mode() {
 	local mode=$1 params=$2
 	case $mode in
+	msl-t[0-9]*) params="priority_threshold=${mode#msl-t} $params" mode=msl ;;
 	msl-*) params="policy=${mode#msl-} $params" mode=msl ;;
 	*) if msl_loaded; then msl_unload >/dev/null; fi ;;
 	esac
@@ -571,10 +575,12 @@ bench_trees() {
 # Parts (each a tests/guest/bench-<part>.sh; t-60-bench-smoke runs them at
 # the smoke size)
 # ---------------------------------------------------------------------------
-# The comparison rows of the isolation table, for this config.
+# The comparison rows of the isolation table, for this config: with
+# MSL_BENCH_THRESHOLD_ROW (default 6, "" for none) a row of the module at
+# that priority_threshold, the setting README gives for the classic LRU.
 iso_modes() {
-	local m
-	for m in none v1soft low msl $(bench_policies | sed 's/^/msl-/'); do
+	local m t=${MSL_BENCH_THRESHOLD_ROW-6}
+	for m in none v1soft low msl $(bench_policies | sed 's/^/msl-/') ${t:+msl-t$t}; do
 		mode_applies "$m" && echo "$m"
 	done
 }
