@@ -575,12 +575,13 @@ bench_trees() {
 # Parts (each a tests/guest/bench-<part>.sh; t-60-bench-smoke runs them at
 # the smoke size)
 # ---------------------------------------------------------------------------
-# The comparison rows of the isolation table, for this config: with
-# MSL_BENCH_THRESHOLD_ROW (default 6, "" for none) a row of the module at
-# that priority_threshold, the setting README gives for the classic LRU.
+# The comparison rows of the isolation table, for this config, and a row
+# of the module at each priority_threshold of MSL_BENCH_THRESHOLD_ROWS
+# (default 6, the setting README gives for the classic LRU; "" for none).
 iso_modes() {
-	local m t=${MSL_BENCH_THRESHOLD_ROW-6}
-	for m in none v1soft low msl $(bench_policies | sed 's/^/msl-/') ${t:+msl-t$t}; do
+	local m t rows=
+	for t in ${MSL_BENCH_THRESHOLD_ROWS-6}; do rows+=" msl-t$t"; done
+	for m in none v1soft low msl $(bench_policies | sed 's/^/msl-/') $rows; do
 		mode_applies "$m" && echo "$m"
 	done
 }
