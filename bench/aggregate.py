@@ -603,6 +603,22 @@ def first(recs, part, key, variant="file"):
     return "?"
 
 
+def s_rate_verdict(m, low, lname, none):
+    """Is S's rate with the module (row m) no worse than with the
+    reference protection (row low)?"""
+    # only comparable when both kept P: a reference that let S take P's
+    # memory gave S more room to work in
+    if low["kept_pct"]["mean"] < m["kept_pct"]["mean"] - 10:
+        return ("not comparable: %s kept %.0f%% of P, so S also had P's memory there; against no "
+                "protection S ran at %s MiB/s" % (lname, low["kept_pct"]["mean"],
+                                                 fmt(none["s_mibps"]) if none else "n/a"))
+    if m["s_mibps"]["mean"] >= low["s_mibps"]["mean"] * 0.97:
+        return "met"
+    if m["s_mibps"]["max"] >= low["s_mibps"]["min"]:
+        return "MISSED on the means, ranges overlap (TCG noise)"
+    return "MISSED"
+
+
 def targets(iso, ovh, scale):
     out = []
     for c, v in sorted({(k[0], k[1]) for k in iso}, key=lambda x: (cfg_key(x[0]), x[1])):
@@ -624,21 +640,9 @@ def targets(iso, ovh, scale):
                     lname, low["kept_pct"]["mean"],
                     "met" if m["kept_pct"]["mean"] >= low["kept_pct"]["mean"] - 1 else "MISSED")
                 if m["s_mibps"] and low["s_mibps"]:
-                    s += "; S %.0f vs %.0f MiB/s (no worse than %s: " % (
-                        m["s_mibps"]["mean"], low["s_mibps"]["mean"], lname)
-                    # S's rate is only comparable when both kept P: a
-                    # reference that let S take P's memory gave S more room.
-                    if low["kept_pct"]["mean"] < m["kept_pct"]["mean"] - 10:
-                        s += ("not comparable: %s kept %.0f%% of P, so S also had P's memory there; "
-                              "against no protection S ran at %s MiB/s)" % (
-                                  lname, low["kept_pct"]["mean"],
-                                  fmt(iso[(c, v, "none")]["s_mibps"]) if (c, v, "none") in iso else "n/a"))
-                    elif m["s_mibps"]["mean"] >= low["s_mibps"]["mean"] * 0.97:
-                        s += "met)"
-                    elif m["s_mibps"]["max"] >= low["s_mibps"]["min"]:
-                        s += "MISSED on the means, ranges overlap (TCG noise))"
-                    else:
-                        s += "MISSED)"
+                    s += "; S %.0f vs %.0f MiB/s (no worse than %s: %s)" % (
+                        m["s_mibps"]["mean"], low["s_mibps"]["mean"], lname,
+                        s_rate_verdict(m, low, lname, iso.get((c, v, "none"))))
             out.append(s)
     for c, o in ovh.items():
         if "decision_pct_of_gated" in o:
