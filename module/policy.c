@@ -11,13 +11,22 @@
 #endif
 #include <memcg_softlimit/policy.h>
 
+/* An unset limit read as V8's 0. */
+static bool unset_counts_as_zero(const struct msl_params *params,
+				 const struct msl_level *level)
+{
+	return level->src == MSL_LIMIT_UNSET &&
+	       (params->unset == MSL_UNSET_ZERO ||
+		(params->unset == MSL_UNSET_INHERIT &&
+		 params->policy == MSL_POLICY_WALK));
+}
+
 bool msl_level_over(const struct msl_params *params,
 		    const struct msl_level *level)
 {
 	switch (level->src) {
 	case MSL_LIMIT_UNSET:
-		/* V8 made 0 the default limit: any usage is over it. */
-		return params->unset_eligible && level->usage > 0;
+		return unset_counts_as_zero(params, level) && level->usage > 0;
 	case MSL_LIMIT_MAX:
 		return false;
 	case MSL_LIMIT_SET:
@@ -31,11 +40,12 @@ bool msl_level_over(const struct msl_params *params,
 u64 msl_level_excess(const struct msl_params *params,
 		     const struct msl_level *level)
 {
-	if (!msl_level_over(params, level))
-		return 0;
 	if (level->src == MSL_LIMIT_SET || level->src == MSL_LIMIT_V1)
-		return level->usage - level->soft_limit;
-	return level->usage;
+		return level->usage > level->soft_limit ?
+		       level->usage - level->soft_limit : 0;
+	if (unset_counts_as_zero(params, level))
+		return level->usage;
+	return 0;
 }
 
 static void set_decision(struct msl_decision *out, enum msl_verdict verdict,
@@ -60,8 +70,14 @@ bool msl_decide_early(const struct msl_params *params,
 	else if (step->is_root)
 		/* The root's own pages can only ever go to global reclaim. */
 		set_decision(out, MSL_RECLAIM, MSL_REASON_ROOT);
-	else if (step->effective_priority < params->priority_threshold ||
-		 step->last_pass)
+	else if (step->nothing_eligible)
+		/* V8 2/2: skipping would leave the pass nothing but the root. */
+		set_decision(out, MSL_RECLAIM, MSL_REASON_NOTHING_ELIGIBLE);
+	else if (msl_gate_of(params) == MSL_GATE_PROGRESS && step->retry)
+		set_decision(out, MSL_RECLAIM, MSL_REASON_RETRY);
+	else if (msl_gate_of(params) == MSL_GATE_PRIORITY &&
+		 (step->effective_priority < params->priority_threshold ||
+		  step->last_pass))
 		set_decision(out, MSL_RECLAIM, MSL_REASON_PRIORITY);
 	else
 		return false;
@@ -79,26 +95,70 @@ static void set_over(const struct msl_params *params,
 	out->excess = msl_level_excess(params, level);
 }
 
+/*
+ * unset=inherit, once every level was read and none was over: a memcg
+ * whose own limit is unset and which has no limit above it (@limit_above)
+ * is eligible for its own pages, as V8 wants, its whole usage the excess.
+ */
+static void inherit_unlimited_path(const struct msl_params *params,
+				   const struct msl_level *self,
+				   bool limit_above, struct msl_decision *out)
+{
+	if (params->unset != MSL_UNSET_INHERIT || limit_above ||
+	    self->src != MSL_LIMIT_UNSET || !self->usage)
+		return;
+	out->verdict = MSL_RECLAIM;
+	out->reason = MSL_REASON_OVER;
+	out->decider_id = self->cgroup_id;
+	out->excess = self->usage;
+}
+
+/*
+ * Reads the levels bottom-up and leaves in @out what V8's rule says:
+ * reclaim for the nearest level over (@nearest) or, under excess, the
+ * level with the largest excess (the nearest wins a tie); else under.
+ * Returns the memcg's own id.
+ */
+static u64 read_path(const struct msl_params *params, bool nearest,
+		     msl_next_level_fn next, void *cursor,
+		     struct msl_decision *out)
+{
+	struct msl_level level, self = { .src = MSL_LIMIT_UNSET };
+	bool limit_above = false;
+
+	set_decision(out, MSL_SKIP, MSL_REASON_UNDER);
+	while (next(cursor, &level)) {
+		if (!out->levels++)
+			self = level;
+		else if (level.src != MSL_LIMIT_UNSET)
+			limit_above = true;
+		if (!msl_level_over(params, &level) ||
+		    (!nearest && msl_level_excess(params, &level) <= out->excess))
+			continue;
+		set_over(params, &level, out);
+		if (nearest)
+			return self.cgroup_id;
+	}
+	if (out->verdict == MSL_SKIP)
+		inherit_unlimited_path(params, &self, limit_above, out);
+	return self.cgroup_id;
+}
+
 /* V8: over when the memcg or any ancestor below the root is over. */
 static void decide_v8(const struct msl_params *params,
 		      const struct msl_step *step, msl_next_level_fn next,
 		      void *cursor, struct msl_decision *out)
 {
-	struct msl_level level;
+	read_path(params, true, next, cursor, out);
+}
 
-	set_decision(out, MSL_SKIP, MSL_REASON_UNDER);
-	while (next(cursor, &level)) {
-		out->levels++;
-		if (msl_level_over(params, &level)) {
-			set_over(params, &level, out);
-			return;
-		}
-	}
-	/* V8 2/2: when only root is eligible, skipping would waste the pass. */
-	if (step->nothing_eligible) {
-		out->verdict = MSL_RECLAIM;
-		out->reason = MSL_REASON_NOTHING_ELIGIBLE;
-	}
+bool msl_eligible(const struct msl_params *params, msl_next_level_fn next,
+		  void *cursor)
+{
+	struct msl_decision d;
+
+	read_path(params, true, next, cursor, &d);
+	return d.verdict == MSL_RECLAIM;
 }
 
 /*
@@ -112,8 +172,8 @@ static void decide_v8(const struct msl_params *params,
  * The levels come bottom-up, so the last level that decides wins.
  */
 static void decide_walk(const struct msl_params *params,
-			msl_next_level_fn next, void *cursor,
-			struct msl_decision *out)
+			const struct msl_step *step, msl_next_level_fn next,
+			void *cursor, struct msl_decision *out)
 {
 	struct msl_level level;
 
@@ -126,6 +186,7 @@ static void decide_walk(const struct msl_params *params,
 			out->verdict = MSL_SKIP;
 			out->reason = MSL_REASON_SIBLING_OVER;
 			out->decider_id = level.cgroup_id;
+			out->excess = 0;
 		}
 	}
 }
@@ -176,37 +237,25 @@ u64 msl_excess_max_next(u64 word, u64 now, u64 id, u64 excess)
  * not the nearest: a cgroup over by a little inside a parent over by a
  * lot goes with its parent, as the old rb-tree's "largest excess first"
  * reclaimed the whole hierarchy of the cgroup it picked.  The memcg is
- * reclaimed at a share of its first-pass steps, that excess over the
- * largest excess of any memcg lately: every step for the largest.
- * Memcgs not eligible are skipped (under), with V8 2/2 as v8.
+ * reclaimed at a share of its gated steps, that excess over the largest
+ * excess of any memcg lately: every step for the largest.  Memcgs not
+ * eligible are skipped (under).
  */
 static void decide_excess(const struct msl_params *params,
 			  const struct msl_step *step, msl_next_level_fn next,
 			  void *cursor, struct msl_decision *out)
 {
-	struct msl_level level;
 	struct msl_excess x;
-	u64 self = 0;
+	u64 self = read_path(params, false, next, cursor, out);
 
-	set_decision(out, MSL_SKIP, MSL_REASON_UNDER);
-	while (next(cursor, &level)) {
-		if (!out->levels++)
-			self = level.cgroup_id;
-		/* The nearest level wins a tie. */
-		if (msl_level_excess(params, &level) > out->excess)
-			set_over(params, &level, out);
-	}
-	if (!out->excess) {
-		if (step->excess_note)
-			step->excess_note(step->excess_arg, self, 0, &x);
-		if (step->nothing_eligible) {
-			out->verdict = MSL_RECLAIM;
-			out->reason = MSL_REASON_NOTHING_ELIGIBLE;
-		}
+	if (!step->excess_note)
+		return;
+	if (out->verdict == MSL_SKIP) {
+		/* Not eligible: the largest excess it may hold is gone. */
+		step->excess_note(step->excess_arg, self, 0, &x);
 		return;
 	}
-	if (!step->excess_note ||
-	    !step->excess_note(step->excess_arg, out->decider_id, out->excess,
+	if (!step->excess_note(step->excess_arg, out->decider_id, out->excess,
 			       &x))
 		return;
 	out->excess_max = x.max > out->excess ? x.max : out->excess;
@@ -217,57 +266,43 @@ static void decide_excess(const struct msl_params *params,
 	}
 }
 
+static const struct msl_policy_ops policy_ops[] = {
+	[MSL_POLICY_V8] = { .decide = decide_v8, .may_find_none = true },
+	[MSL_POLICY_WALK] = { .decide = decide_walk, .reads_siblings = true },
+	[MSL_POLICY_EXCESS] = { .decide = decide_excess, .weighs_excess = true,
+				.may_find_none = true },
+};
+
+const struct msl_policy_ops *msl_policy_ops(enum msl_policy policy)
+{
+	if ((unsigned int)policy >= ARRAY_SIZE(policy_ops))
+		policy = MSL_POLICY_V8;
+	return &policy_ops[policy];
+}
+
 void msl_decide(const struct msl_params *params, const struct msl_step *step,
 		msl_next_level_fn next, void *cursor, struct msl_decision *out)
 {
-	if (msl_decide_early(params, step, out))
-		return;
-	if (params->policy == MSL_POLICY_WALK)
-		decide_walk(params, next, cursor, out);
-	else if (params->policy == MSL_POLICY_EXCESS)
-		decide_excess(params, step, next, cursor, out);
-	else
-		decide_v8(params, step, next, cursor, out);
+	if (!msl_decide_early(params, step, out))
+		msl_policy_ops(params->policy)->decide(params, step, next,
+							cursor, out);
 }
 
-static const char *const kind_names[] = {
-	[MSL_KIND_KSWAPD] = "kswapd",
-	[MSL_KIND_DIRECT] = "direct",
-	[MSL_KIND_PROACTIVE] = "proactive",
-	[MSL_KIND_TARGETED] = "targeted",
-};
+#undef EM
+#undef EMe
+#define EM(value, word)		[value] = #word,
+#define EMe(value, word)	[value] = #word
 
-static const char *const verdict_names[] = {
-	[MSL_RECLAIM] = "reclaim",
-	[MSL_SKIP] = "skip",
-};
+static const char *const kind_names[] = { MSL_KINDS };
+static const char *const verdict_names[] = { MSL_VERDICTS };
+static const char *const reason_names[] = { MSL_REASONS };
+static const char *const policy_names[] = { MSL_POLICIES };
+static const char *const limit_src_names[] = { MSL_LIMIT_SOURCES };
+static const char *const unset_names[] = { MSL_UNSET_MODES };
+static const char *const gate_names[] = { MSL_GATES };
 
-static const char *const reason_names[] = {
-	[MSL_REASON_OFF] = "policy_off",
-	[MSL_REASON_TARGETED] = "targeted",
-	[MSL_REASON_ROOT] = "root",
-	[MSL_REASON_PRIORITY] = "below_threshold",
-	[MSL_REASON_OVER] = "over",
-	[MSL_REASON_ANCESTOR_OVER] = "ancestor_over",
-	[MSL_REASON_NOTHING_ELIGIBLE] = "nothing_eligible",
-	[MSL_REASON_UNDER] = "under",
-	[MSL_REASON_SIBLING_OVER] = "sibling_over",
-	[MSL_REASON_NONE_OVER] = "none_over",
-	[MSL_REASON_EXCESS_SHARE] = "excess_share",
-};
-
-static const char *const policy_names[] = {
-	[MSL_POLICY_V8] = "v8",
-	[MSL_POLICY_WALK] = "walk",
-	[MSL_POLICY_EXCESS] = "excess",
-};
-
-static const char *const limit_src_names[] = {
-	[MSL_LIMIT_UNSET] = "unset",
-	[MSL_LIMIT_SET] = "set",
-	[MSL_LIMIT_MAX] = "max",
-	[MSL_LIMIT_V1] = "v1",
-};
+#undef EM
+#undef EMe
 
 static const char *lookup(const char *const *table, unsigned int size,
 			  unsigned int idx)
@@ -300,6 +335,16 @@ const char *msl_policy_name(unsigned int policy)
 	return lookup(policy_names, ARRAY_SIZE(policy_names), policy);
 }
 
+const char *msl_unset_name(unsigned int unset)
+{
+	return lookup(unset_names, ARRAY_SIZE(unset_names), unset);
+}
+
+const char *msl_gate_name(unsigned int gate)
+{
+	return lookup(gate_names, ARRAY_SIZE(gate_names), gate);
+}
+
 static bool blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -320,12 +365,43 @@ bool msl_word_is(const char *s, const char *word)
 	return !*s;
 }
 
-int msl_policy_parse(const char *s)
+static int parse_word(const char *s, const char *const *words,
+		      unsigned int nr)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(policy_names); i++)
-		if (msl_word_is(s, policy_names[i]))
+	for (i = 0; i < nr; i++)
+		if (msl_word_is(s, words[i]))
 			return (int)i;
 	return -1;
+}
+
+int msl_policy_parse(const char *s)
+{
+	return parse_word(s, policy_names, ARRAY_SIZE(policy_names));
+}
+
+int msl_unset_parse(const char *s)
+{
+	return parse_word(s, unset_names, ARRAY_SIZE(unset_names));
+}
+
+int msl_threshold_parse(const char *s, int *threshold)
+{
+	int value = 0, digits = 0;
+
+	if (msl_word_is(s, "auto")) {
+		*threshold = MSL_THRESHOLD_AUTO;
+		return 0;
+	}
+	while (blank(*s))
+		s++;
+	for (; *s >= '0' && *s <= '9' && digits < 3; s++, digits++)
+		value = value * 10 + (*s - '0');
+	while (blank(*s))
+		s++;
+	if (!digits || *s || value > MSL_DEF_PRIORITY)
+		return -1;
+	*threshold = value;
+	return 0;
 }

@@ -7,13 +7,35 @@
  * MSL_CTL_LIMITS, mode 0600:
  *   write "set <path> <size>\n"  size: bytes, optional K/M/G/T suffix
  *                                (powers of 1024), or "max" (immune)
- *   write "unset <path>\n"       back to unset (see unset_eligible)
+ *   write "unset <path>\n"       back to unset (module parameter unset)
  *   <path> is the cgroup's path below the cgroup2 mount, starting with
  *   '/'; it may contain spaces (everything up to the last space for set).
  *   One command per write().  Errors: EINVAL (malformed, or the root
  *   cgroup), ENOENT (no such cgroup), EOPNOTSUPP (memory controller not
  *   on cgroup v2: use memory.soft_limit_in_bytes), ENOSPC (table full).
  *   read: one line per soft limit: "<cgroup id> <bytes|max> <path>\n"
+ *
+ * MSL_CTL_RULES, mode 0600 (cgroup v2): soft limits by path pattern, given
+ * to every cgroup that matches when the rules are written and to each one
+ * created later, as it is created (no daemon, no polling).
+ *   write: the whole rule set at once, one rule a line,
+ *            "<pattern> <size|max|unset>\n"
+ *          blank lines and lines starting with '#' are ignored.  The set
+ *          replaces the previous one; an empty write clears it.  The first
+ *          rule that matches a cgroup's path decides (unset: leave it).
+ *          A pattern is a path below the cgroup2 mount, starting with '/':
+ *          '*' matches within one path component, '**' as a whole component
+ *          matches any number of components (none included), '?' one
+ *          character; a literal path is a pattern too.  Any error (line
+ *          named by number in the kernel log) changes nothing: EINVAL.
+ *   read: the rules in force, in the same format.
+ *
+ * MSL_CTL_STATUS, mode 0444: what the module is doing, "key: value" lines:
+ *   gate: progress|priority           (parameter priority_threshold)
+ *   gating: active|stopped <why>      (stopped: reclaim ran without ever
+ *                                      reaching a hooked step, see README)
+ *   hooks: <symbol> ...               (the functions hooked)
+ *   rules: <n>                        (path rules in force)
  */
 #ifndef MEMCG_SOFTLIMIT_CONTROL_H
 #define MEMCG_SOFTLIMIT_CONTROL_H
@@ -29,12 +51,17 @@ typedef uint64_t u64;
 
 #define MSL_PROC_DIR		"memcg_softlimit"
 #define MSL_CTL_LIMITS		"/proc/memcg_softlimit/limits"
+#define MSL_CTL_RULES		"/proc/memcg_softlimit/rules"
+#define MSL_CTL_STATUS		"/proc/memcg_softlimit/status"
 #define MSL_PARAMS_DIR		"/sys/module/memcg_softlimit/parameters"
 
 /* Longest command accepted in one write: PATH_MAX plus verb and size. */
 #define MSL_CTL_MAX_CMD		4200
 /* Bound on soft limits held by the module. */
 #define MSL_MAX_LIMITS		65536
+/* Bounds on the rule set: rules, and bytes written at once. */
+#define MSL_MAX_RULES		1024
+#define MSL_MAX_RULES_TEXT	(256 * 1024)
 
 enum msl_ctl_op { MSL_CTL_SET, MSL_CTL_UNSET };
 
@@ -51,5 +78,14 @@ int msl_ctl_parse(char *buf, size_t len, struct msl_ctl_cmd *cmd,
 		  const char **why);
 /* Parses "123", "64K", "1G", "max": 0, or -EINVAL / -ERANGE. */
 int msl_parse_size(const char *s, u64 *bytes, bool *is_max);
+
+/*
+ * Does cgroup path @path match rule pattern @pattern (MSL_CTL_RULES)?
+ * Both start with '/'.
+ */
+bool msl_path_match(const char *pattern, const char *path);
+/* A pattern is well formed: starts with '/', no empty component, '**'
+ * only as a whole component.  0 or -EINVAL with *why. */
+int msl_pattern_check(const char *pattern, const char **why);
 
 #endif /* MEMCG_SOFTLIMIT_CONTROL_H */

@@ -20,43 +20,92 @@ typedef uint64_t u64;
 #define MSL_DEF_PRIORITY	12
 
 /*
- * The words for these numbers are msl_*_name() in module/policy.c and the
- * symbol lists of module/msl_trace.h; keep the three in the same order.
+ * Each enum is written once, as a list of EM(value, word) ... EMe(value,
+ * word), the pattern of the kernel's include/trace/events/9p.h: the list
+ * makes the enum below, the names in policy.c, and TRACE_DEFINE_ENUM and
+ * __print_symbolic in module/msl_trace.h.  The words are bare identifiers
+ * because they also name the snapshot event's fields.  Values only ever
+ * get appended: recordings keep them as numbers.
  */
-enum msl_kind {
-	MSL_KIND_KSWAPD,
-	MSL_KIND_DIRECT,
-	MSL_KIND_PROACTIVE,
-	MSL_KIND_TARGETED,
-	MSL_NR_KINDS
-};
+#define MSL_KINDS						\
+	EM(MSL_KIND_KSWAPD, kswapd)				\
+	EM(MSL_KIND_DIRECT, direct)				\
+	EM(MSL_KIND_PROACTIVE, proactive)			\
+	EMe(MSL_KIND_TARGETED, targeted)
 
-enum msl_verdict {
-	MSL_RECLAIM,
-	MSL_SKIP,
-	MSL_NR_VERDICTS
-};
+#define MSL_VERDICTS						\
+	EM(MSL_RECLAIM, reclaim)				\
+	EMe(MSL_SKIP, skip)
 
-enum msl_reason {
-	MSL_REASON_OFF,
-	MSL_REASON_TARGETED,
-	MSL_REASON_ROOT,
-	MSL_REASON_PRIORITY,
-	MSL_REASON_OVER,
-	MSL_REASON_ANCESTOR_OVER,
-	MSL_REASON_NOTHING_ELIGIBLE,
-	MSL_REASON_UNDER,
-	/* walk: an uncle or sibling of the memcg's path is over (a skip). */
-	MSL_REASON_SIBLING_OVER,
-	/* walk: no cgroup over along the path nor beside it: proportional. */
-	MSL_REASON_NONE_OVER,
-	/*
-	 * excess: eligible (a level of the path is over), but not at this
-	 * step: it is reclaimed at a share of its steps (a skip).
-	 */
-	MSL_REASON_EXCESS_SHARE,
-	MSL_NR_REASONS
-};
+/*
+ * Why a step was decided so.  Skips: under, sibling_over (walk) and
+ * excess_share (excess); every other reason reclaims.  retry: the
+ * reclaimer's second round after one over the eligible cgroups reclaimed
+ * nothing (the progress gate, README "Gates").
+ */
+#define MSL_REASONS						\
+	EM(MSL_REASON_OFF, policy_off)				\
+	EM(MSL_REASON_TARGETED, targeted)			\
+	EM(MSL_REASON_ROOT, root)				\
+	EM(MSL_REASON_PRIORITY, below_threshold)		\
+	EM(MSL_REASON_OVER, over)				\
+	EM(MSL_REASON_ANCESTOR_OVER, ancestor_over)		\
+	EM(MSL_REASON_NOTHING_ELIGIBLE, nothing_eligible)	\
+	EM(MSL_REASON_UNDER, under)				\
+	EM(MSL_REASON_SIBLING_OVER, sibling_over)		\
+	EM(MSL_REASON_NONE_OVER, none_over)			\
+	EM(MSL_REASON_EXCESS_SHARE, excess_share)		\
+	EMe(MSL_REASON_RETRY, retry)
+
+/* Which rule decides at a gated pass (README "Policies"). */
+#define MSL_POLICIES						\
+	EM(MSL_POLICY_V8, v8)					\
+	EM(MSL_POLICY_WALK, walk)				\
+	EMe(MSL_POLICY_EXCESS, excess)
+
+/* Where a level's soft limit came from. */
+#define MSL_LIMIT_SOURCES					\
+	EM(MSL_LIMIT_UNSET, unset)				\
+	EM(MSL_LIMIT_SET, set)					\
+	EM(MSL_LIMIT_MAX, max)					\
+	EMe(MSL_LIMIT_V1, v1)
+
+/*
+ * What an unset soft limit means (module parameter unset):
+ * inherit: the nearest ancestor with a limit decides; with none above,
+ * the cgroup's own pages are eligible (V8) but it makes no descendant
+ * eligible; zero: V8's 0, any usage is over; max: never over (stock).
+ */
+#define MSL_UNSET_MODES						\
+	EM(MSL_UNSET_INHERIT, inherit)				\
+	EM(MSL_UNSET_ZERO, zero)				\
+	EMe(MSL_UNSET_MAX, max)
+
+/*
+ * Which passes of global reclaim skip (README "Gates"): progress skips at
+ * every pass until a round over the eligible cgroups reclaimed nothing
+ * (memory.low's protocol); priority skips while the effective priority is
+ * at or above priority_threshold (12: the patch's first pass only).
+ */
+#define MSL_GATES						\
+	EM(MSL_GATE_PROGRESS, progress)				\
+	EMe(MSL_GATE_PRIORITY, priority)
+
+#undef EM
+#undef EMe
+#define EM(value, word)		value,
+#define EMe(value, word)	value
+
+enum msl_kind { MSL_KINDS, MSL_NR_KINDS };
+enum msl_verdict { MSL_VERDICTS, MSL_NR_VERDICTS };
+enum msl_reason { MSL_REASONS, MSL_NR_REASONS };
+enum msl_policy { MSL_POLICIES, MSL_NR_POLICIES };
+enum msl_limit_src { MSL_LIMIT_SOURCES, MSL_NR_LIMIT_SOURCES };
+enum msl_unset { MSL_UNSET_MODES, MSL_NR_UNSET_MODES };
+enum msl_gate { MSL_GATES, MSL_NR_GATES };
+
+#undef EM
+#undef EMe
 
 /* The reasons that skip; every other reason reclaims. */
 static inline bool msl_reason_skips(unsigned int reason)
@@ -66,41 +115,26 @@ static inline bool msl_reason_skips(unsigned int reason)
 	       reason == MSL_REASON_EXCESS_SHARE;
 }
 
-/* Which rule decides at the first pass (README "Policies"). */
-enum msl_policy {
-	/* Ying Han's V8: reclaim when the memcg or an ancestor is over. */
-	MSL_POLICY_V8,
-	/*
-	 * The KS2012 article's top-down walk: at each level, reclaim only the
-	 * children that are over (whole subtrees), else descend.
-	 */
-	MSL_POLICY_WALK,
-	/*
-	 * Rik van Riel's pressure in proportion to the excess: eligible as
-	 * v8, each eligible memcg reclaimed at a share of its first-pass
-	 * steps, its excess over the largest one (README "Policies").
-	 */
-	MSL_POLICY_EXCESS,
-	MSL_NR_POLICIES
-};
-
-enum msl_limit_src {
-	MSL_LIMIT_UNSET,
-	MSL_LIMIT_SET,
-	MSL_LIMIT_MAX,
-	MSL_LIMIT_V1,
-	MSL_NR_LIMIT_SOURCES
-};
+/* priority_threshold's value for the progress gate ("auto"). */
+#define MSL_THRESHOLD_AUTO	(-1)
 
 /* Runtime switches (module parameters). */
 struct msl_params {
 	bool enabled;
-	/* Skip only while the effective priority is >= this (V8: DEF_PRIORITY). */
+	/*
+	 * MSL_THRESHOLD_AUTO: the progress gate.  0..12: the priority gate,
+	 * skipping while the effective priority is >= this (12: V8).
+	 */
 	int priority_threshold;
-	/* Patch semantics: an unset soft limit is 0, so any usage is "over". */
-	bool unset_eligible;
+	enum msl_unset unset;
 	enum msl_policy policy;
 };
+
+static inline enum msl_gate msl_gate_of(const struct msl_params *params)
+{
+	return params->priority_threshold == MSL_THRESHOLD_AUTO ?
+	       MSL_GATE_PROGRESS : MSL_GATE_PRIORITY;
+}
 
 /*
  * excess: what the caller keeps between steps, after noting one excess:
@@ -114,7 +148,7 @@ struct msl_excess {
 };
 
 /*
- * excess: called once by each first-pass step that read the hierarchy.
+ * excess: called once by each gated step that read the hierarchy.
  * @excess > 0: the step's memcg is eligible and @id is the level whose
  * excess, @excess pages, sets its pressure: fill @out and return true,
  * or return false when the memcg has no state to keep a credit in (the
@@ -125,24 +159,32 @@ struct msl_excess {
 typedef bool (*msl_excess_fn)(void *arg, u64 id, u64 excess,
 			      struct msl_excess *out);
 
-/* One reclaim step: reclaim of one memcg's LRU pages on one node. */
+/* One reclaim step: reclaim of one memcg's pages on one node. */
 struct msl_step {
 	enum msl_kind kind;
 	bool is_root;
 	/*
-	 * DEF_PRIORITY minus the number of passes this reclaimer has made
-	 * since its first one.  Equal to sc->priority on the classic LRU;
-	 * MGLRU starts kswapd below DEF_PRIORITY, see README "MGLRU".
+	 * The priority gate's measure: DEF_PRIORITY minus the passes this
+	 * reclaimer has made since its first one.  sc->priority, except for
+	 * MGLRU's kswapd, which starts below DEF_PRIORITY (README "Gates").
 	 */
 	int effective_priority;
-	/* The last first pass on this node found nothing but root eligible. */
-	bool nothing_eligible;
 	/*
 	 * sc->priority is 0: direct reclaim's last pass before it fails or
-	 * OOM-kills.  Never gated, whatever the threshold, so that no
-	 * setting can protect pages into an OOM kill that stock would avoid.
+	 * OOM-kills.  The priority gate never skips there, whatever the
+	 * threshold, so that no setting protects into an OOM kill that stock
+	 * would avoid.
 	 */
 	bool last_pass;
+	/*
+	 * The progress gate's escape: this reclaimer's round over the
+	 * eligible cgroups reclaimed nothing, and it now tries again with
+	 * everyone (direct reclaim: sc->memcg_low_reclaim; kswapd: the
+	 * module's own retry).
+	 */
+	bool retry;
+	/* No memcg is eligible now (V8 2/2): reclaim all, as stock. */
+	bool nothing_eligible;
 	/*
 	 * Policy excess: the caller's state, see msl_excess_fn.  NULL: every
 	 * eligible memcg is reclaimed at every step, as v8.
@@ -196,6 +238,34 @@ struct msl_decision {
 	unsigned int levels;
 };
 
+/*
+ * What each policy needs from its caller, so that neither the module nor
+ * the tool branches on a policy's name.
+ */
+struct msl_policy_ops {
+	/* Decides a gated step from its levels, read bottom-up. */
+	void (*decide)(const struct msl_params *params,
+		       const struct msl_step *step, msl_next_level_fn next,
+		       void *cursor, struct msl_decision *out);
+	/* The levels must carry sibling_over (walk). */
+	bool reads_siblings;
+	/* The step's excess is noted through step->excess_note (excess). */
+	bool weighs_excess;
+	/*
+	 * Some cgroups may be eligible and the rest not, so that V8 2/2
+	 * (nothing eligible: reclaim all) applies.  walk has no such case:
+	 * where nothing is over, everyone is reclaimed in proportion.
+	 */
+	bool may_find_none;
+};
+
+const struct msl_policy_ops *msl_policy_ops(enum msl_policy policy);
+
+/*
+ * A level over its own soft limit.  An unset limit counts as 0 under
+ * unset=zero, and under inherit for walk, which weighs siblings; v8 and
+ * excess resolve it along the path under inherit.
+ */
 bool msl_level_over(const struct msl_params *params,
 		    const struct msl_level *level);
 /*
@@ -204,6 +274,14 @@ bool msl_level_over(const struct msl_params *params,
  */
 u64 msl_level_excess(const struct msl_params *params,
 		     const struct msl_level *level);
+
+/*
+ * Would a gated step of this memcg reclaim it under a policy that may find
+ * none eligible (v8, excess)?  No side effect: excess's share is not
+ * weighed.  V8 2/2's question, asked of one memcg.
+ */
+bool msl_eligible(const struct msl_params *params, msl_next_level_fn next,
+		  void *cursor);
 
 /*
  * excess: does the step reclaim?  @credit is the memcg's credit after
@@ -243,9 +321,17 @@ const char *msl_verdict_name(unsigned int verdict);
 const char *msl_reason_name(unsigned int reason);
 const char *msl_limit_src_name(unsigned int src);
 const char *msl_policy_name(unsigned int policy);
+const char *msl_unset_name(unsigned int unset);
+const char *msl_gate_name(unsigned int gate);
 /* @s is @word, give or take surrounding blanks and newlines (as sysfs). */
 bool msl_word_is(const char *s, const char *word);
-/* The policy named @s (as msl_word_is()), or -1. */
+/* The policy or unset mode named @s (as msl_word_is()), or -1. */
 int msl_policy_parse(const char *s);
+int msl_unset_parse(const char *s);
+/*
+ * priority_threshold as written to sysfs: "auto" or 0..12; 0 and
+ * *threshold set, or -1 and *threshold untouched.
+ */
+int msl_threshold_parse(const char *s, int *threshold);
 
 #endif /* MEMCG_SOFTLIMIT_POLICY_H */
