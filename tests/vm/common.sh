@@ -44,6 +44,10 @@ matrix_load() {
 			echo "$MATRIX:$n: malformed or repeated row: $line" >&2
 			return 1
 		fi
+		if [ "$debian" != 12 ]; then
+			echo "$MATRIX:$n: $name: Debian $debian rows need tests/vm/trixie.sh (issue 24), not there yet" >&2
+			return 1
+		fi
 		M_ROWS+=("$name")
 		M_DEBIAN[$name]=$debian M_SERIES[$name]=$series M_FLAVOUR[$name]=$flavour
 		# shellcheck disable=SC2034 # read by the scripts that source this
