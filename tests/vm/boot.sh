@@ -122,7 +122,7 @@ CMDLINE+=" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 
 TIMEOUT=${MSL_BOOT_TIMEOUT:-1500}
 QEMU=(
-	qemu-system-x86_64 -accel "tcg,thread=${MSL_TCG_THREAD:-multi}" -cpu max
+	qemu-system-x86_64 -accel "tcg,thread=${MSL_TCG_THREAD:-multi}" -cpu "${MSL_QEMU_CPU:-max}"
 	-m "${MSL_GUEST_MEM:-512M}" -smp "${MSL_GUEST_CPUS:-2}"
 	-nographic -nodefaults -no-reboot -monitor none
 	-serial "file:$CONSOLE_LOG" -serial "file:$RESULTS"
