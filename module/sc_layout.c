@@ -179,7 +179,7 @@ static const struct hook_proto hook_protos[] = {
 	  { "pglist_data", "", "", "*" }, 4 },
 };
 
-int msl_verify_hook_proto(const char *symbol)
+int msl_verify_hook_proto(const char *symbol, const char *like)
 {
 	struct msl_btf_type_desc ret, params[4];
 	const struct hook_proto *want = NULL;
@@ -187,7 +187,7 @@ int msl_verify_hook_proto(const char *symbol)
 	int err;
 
 	for (i = 0; i < ARRAY_SIZE(hook_protos); i++)
-		if (!strcmp(hook_protos[i].symbol, symbol))
+		if (!strcmp(hook_protos[i].symbol, like))
 			want = &hook_protos[i];
 	if (WARN_ON(!want))
 		return -EINVAL;
