@@ -38,14 +38,20 @@ if [ ! -s "$dir/checkpatch.pl" ]; then
 fi
 
 cd "$TOP"
-for f in module/*.[ch] include/memcg_softlimit/*.h; do
-	args=(--no-tree --terse --show-types -f)
+# check FILE: one RESULT line (the files are checked a CPU each at a time)
+check() {
+	local f=$1 out args=(--no-tree --terse --show-types -f)
 	case " $LISTS " in *" $f "*) args+=(--ignore "$LIST_RULES") ;; esac
-	out=$(perl "$dir/checkpatch.pl" "${args[@]}" "$f" 2>&1 | grep -v '^total:' || true)
+	out=$(perl "$CHECKPATCH" "${args[@]}" "$f" 2>&1 | grep -v '^total:' || true)
 	if [ -z "$out" ]; then
 		echo "RESULT PASS unit/checkpatch/$f"
 	else
 		echo "$out" >&2
 		echo "RESULT FAIL unit/checkpatch/$f $(echo "$out" | head -n 1)"
 	fi
-done
+}
+export -f check
+export CHECKPATCH=$dir/checkpatch.pl LISTS LIST_RULES
+# shellcheck disable=SC2016 # expanded by the inner bash
+printf '%s\n' module/*.[ch] include/memcg_softlimit/*.h |
+	xargs -P "$(nproc)" -I{} bash -c 'check "$1"' _ {}
