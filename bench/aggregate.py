@@ -140,9 +140,12 @@ def fg_index(recs):
     return fg
 
 
-GATED = ("shrink_lruvec", "try_to_shrink_lruvec")
-HANDLERS = ("shrink_lruvec_pre", "try_to_shrink_lruvec_pre")
-ACCOUNT = ("account_entry_classic", "account_entry_mglru")
+# The names the functions had in each version of the module: records of
+# older runs keep theirs (try_to_shrink_lruvec, the handlers that decided).
+GATED = ("shrink_lruvec", "shrink_one", "try_to_shrink_lruvec")
+HANDLERS = ("msl_gate_step", "shrink_lruvec_pre", "try_to_shrink_lruvec_pre")
+ACCOUNT = ("account_entry_lruvec", "account_entry_one", "account_entry_classic", "account_entry_mglru")
+STUBS = ("skip_shrink_lruvec", "skip_shrink_one", "skip_try_to_shrink_lruvec")
 
 
 def pick(fg, cfg, label, names):
@@ -169,7 +172,7 @@ def overhead_rows(recs):
         g1 = pick(fg, c, "loaded", GATED)
         h = pick(fg, c, "handlers", HANDLERS)
         floor = pick(fg, c, "handlers", ("shrink_node_pre",))
-        stub = pick(fg, c, "handlers", ("skip_shrink_lruvec", "skip_try_to_shrink_lruvec"))
+        stub = pick(fg, c, "handlers", STUBS)
         a_in = pick(fg, c, "accounting", ACCOUNT)
         a_ret = pick(fg, c, "accounting", ("account_return",))
         ratios = [p["loaded"] / p["unloaded"] for p in thr[c].values() if "loaded" in p and "unloaded" in p]

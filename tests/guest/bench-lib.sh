@@ -459,9 +459,11 @@ fg_stats() {
 }
 
 # The module's handlers and the gated calls, by series.
-fg_gated() { if [ "$MSL_KSERIES" = 6.12 ] && [ "$MSL_LRU" = mglru ]; then echo try_to_shrink_lruvec; else echo shrink_lruvec; fi; }
-fg_handler() { if [ "$(fg_gated)" = try_to_shrink_lruvec ]; then echo try_to_shrink_lruvec_pre; else echo shrink_lruvec_pre; fi; }
-fg_account() { if [ "$(fg_gated)" = try_to_shrink_lruvec ]; then echo account_entry_mglru; else echo account_entry_classic; fi; }
+# The gated call (MGLRU's memcg LRU on 6.12: shrink_one), the decision
+# (msl_gate_step, whichever probe takes it) and the accounting entry.
+fg_gated() { if [ "$MSL_KSERIES" = 6.12 ] && [ "$MSL_LRU" = mglru ]; then echo shrink_one; else echo shrink_lruvec; fi; }
+fg_handler() { echo msl_gate_step; }
+fg_account() { if [ "$(fg_gated)" = shrink_one ]; then echo account_entry_one; else echo account_entry_lruvec; fi; }
 
 # ---------------------------------------------------------------------------
 # Pages kept per policy on the three trees (README "Policies")
@@ -679,7 +681,8 @@ bench_overhead() {
 	msl_load
 	set_soft I1 max
 	fg_measure loaded "$B_FG_STREAM" "$g"
-	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre skip_shrink_lruvec skip_try_to_shrink_lruvec
+	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre msl_eligible_pass_begin \
+		shrink_slab_pre skip_shrink_lruvec skip_shrink_one skip_shrink_slab
 	for pol in $(bench_policies); do
 		set_policy "$pol"
 		fg_measure "handlers-$pol" "$B_FG_STREAM" "$h"
