@@ -21,23 +21,22 @@ fi
 MSL_BENCH_SIZE=${MSL_BENCH_SIZE:-default}
 case $MSL_BENCH_SIZE in
 smoke)
-	B_WS=32 B_SEG=512 B_NSEG=1 B_REPEATS=1 B_SWEEP="12 6" B_SWEEP_REPEATS=1
+	B_WS=32 B_SEG=512 B_NSEG=1 B_REPEATS=1 B_SWEEP="auto 12" B_SWEEP_REPEATS=1
 	B_ANON_WS=32 B_RING_PASSES=1
 	B_OVH_PAIRS=1 B_OVH_STREAM=512 B_FG_STREAM=512 B_SCALE="10" B_SCALE_STREAM=512
-	# the threshold README gives for each LRU: 12 on MGLRU, 6 on the classic
-	B_TREES="c" B_TREE_THRESHOLDS="12" B_TREE_STREAM=512 B_TREE_REPEATS=1
-	[ "${MSL_LRU:-}" = mglru ] || B_TREE_THRESHOLDS=6 ;;
+	# the defaults: the progress gate
+	B_TREES="c" B_TREE_THRESHOLDS="auto" B_TREE_STREAM=512 B_TREE_REPEATS=1 ;;
 full)
-	B_WS=100 B_SEG=2048 B_NSEG=3 B_REPEATS=5 B_SWEEP="12 11 10 9 8 7 6 5 4 3 2 1 0" B_SWEEP_REPEATS=3
+	B_WS=100 B_SEG=2048 B_NSEG=3 B_REPEATS=5 B_SWEEP="auto 12 11 10 9 8 7 6 5 4 3 2 1 0" B_SWEEP_REPEATS=3
 	B_ANON_WS=100 B_RING_PASSES=2
 	B_OVH_PAIRS=10 B_OVH_STREAM=2048 B_FG_STREAM=1024 B_SCALE="10 100 1000 10000" B_SCALE_STREAM=1024
-	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="12 6" B_TREE_STREAM=2048 B_TREE_REPEATS=3 ;;
+	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="auto 12" B_TREE_STREAM=2048 B_TREE_REPEATS=3 ;;
 *)
 	# about 45 minutes a configuration on a 2-core host under TCG
-	B_WS=100 B_SEG=768 B_NSEG=2 B_REPEATS=2 B_SWEEP="12 9 6 3 0" B_SWEEP_REPEATS=1
+	B_WS=100 B_SEG=768 B_NSEG=2 B_REPEATS=2 B_SWEEP="auto 12 6 0" B_SWEEP_REPEATS=1
 	B_ANON_WS=100 B_RING_PASSES=1
 	B_OVH_PAIRS=3 B_OVH_STREAM=1024 B_FG_STREAM=512 B_SCALE="10 100 1000 10000" B_SCALE_STREAM=512
-	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="12 6" B_TREE_STREAM=768 B_TREE_REPEATS=1 ;;
+	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="auto 12" B_TREE_STREAM=768 B_TREE_REPEATS=1 ;;
 esac
 [ -z "${MSL_BENCH_SWEEP:-}" ] || B_SWEEP=$MSL_BENCH_SWEEP
 if [ -n "${MSL_BENCH_REPEATS:-}" ]; then
@@ -166,12 +165,303 @@ make_ws() {
 # ---------------------------------------------------------------------------
 # Protection modes
 # ---------------------------------------------------------------------------
+# mode_applies MODE: is the mode meaningful on this config?
+#   none      no protection, module not loaded
+#   v1soft    stock cgroup v1 soft limits (P 150M, S 0), module not loaded
+#   low       memory.low=150M on P (v2), module not loaded
+#   msl       the module, P soft 150M (S unset on v2, 0 on v1); params below
+#   msl-POL   the same with policy=POL (walk, excess): where the module
+#             accepts that policy
+#   msl-tN    the same with priority_threshold=N, the priority gate (12:
+#             the patch's rule as written)
+mode_applies() {
+	case $1 in
+	v1soft) [ "$MSL_CGROUP_VERSION" = 1 ] ;;
+	low) [ "$MSL_CGROUP_VERSION" = 2 ] ;;
+	msl-t[0-9]*) [ "${1#msl-t}" -le 12 ] 2>/dev/null ;;
+	msl-*) policy_supported "${1#msl-}" ;;
+	*) return 0 ;;
+	esac
+}
+
+# bench_policies: the policies besides v8 (MSL_BENCH_POLICIES, default
+# "walk excess") that the module accepts here; each gets its own rows.
+bench_policies() {
+	local p
+	for p in ${MSL_BENCH_POLICIES-walk excess}; do
+		policy_supported "$p" && echo "$p"
+	done
+}
+
+set_policy() { echo "$1" >"/sys/module/$MSL_MODULE/parameters/policy" || fail "cannot set policy=$1"; }
+
+# policy_supported POLICY: does this build of the module accept it here?
+policy_supported() {
+	local ok=1 was=0
+	msl_loaded && was=1
+	[ $was = 1 ] || msl_load >/dev/null
+	echo "$1" >"/sys/module/$MSL_MODULE/parameters/policy" 2>/dev/null && ok=0
+	echo v8 >"/sys/module/$MSL_MODULE/parameters/policy"
+	[ $was = 1 ] || msl_unload >/dev/null
+	return $ok
+}
+
+# msl_defaults [NAME=VALUE...]: the module loaded, every parameter at its
+# default, then these (later ones win); a parameter this build lacks is
+# skipped.
+msl_defaults() {
+	local p
+	msl_loaded || msl_load >/dev/null
+	for p in enabled=Y policy=v8 priority_threshold=auto unset=inherit keep_v1_reclaim=N count_targeted=N "$@"; do
+		[ -e "/sys/module/$MSL_MODULE/parameters/${p%%=*}" ] || continue
+		echo "${p#*=}" >"/sys/module/$MSL_MODULE/parameters/${p%%=*}" || fail "cannot set $p"
+	done
+}
+
+# apply_mode MODE "PARAMS": load the module (for msl) and protect P.
+apply_mode() {
+	local mode=$1 params=$2
+	case $mode in
+	msl-t[0-9]*) params="priority_threshold=${mode#msl-t} $params" mode=msl ;;
+	msl-*) params="policy=${mode#msl-} $params" mode=msl ;;
+	*) if msl_loaded; then msl_unload >/dev/null; fi ;;
+	esac
+	case $mode in
+	none) ;;
+	v1soft)
+		cg_set P memory.soft_limit_in_bytes $((B_PROT << 20))
+		cg_set S memory.soft_limit_in_bytes 0 ;;
+	low) cg_set P memory.low "${B_PROT}M" ;;
+	msl)
+		msl_defaults $params
+		set_soft_limit P "$B_PROT"
+		[ "$MSL_CGROUP_VERSION" = 1 ] && cg_set S memory.soft_limit_in_bytes 0
+		;;
+	*) fail "unknown mode $mode" ;;
+	esac
+}
+
+# Reasons that skip a memcg (the others reclaim it), as the snapshot names
+# them (module/policy.c, msl_reason_skips()).
+B_SKIP_REASONS="under sibling_over excess_share"
+
+# snapshot_verdicts LINE: "skips reclaims" summed over the decision reasons
+# of one snapshot line (the fields between cgroup_id and the page counts)
+snapshot_verdicts() {
+	awk -v skip=" $B_SKIP_REASONS " '{
+		on = 0; s = 0; r = 0
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "cgroup_id") { on = 1; continue }
+			if (kv[1] ~ /^(scanned|reclaimed)_/) break
+			if (!on || kv[2] !~ /^[0-9]+$/) continue
+			if (index(skip, " " kv[1] " ")) s += kv[2]; else r += kv[2]
+		}
+		print s, r
+	}' <<<"$1"
+}
+
+# decisions_of CGID: "skips reclaims" from the module's snapshot (tracefs)
+snapshot_of() {
+	local tf=$MSL_TRACEFS
+	trace_clear
+	echo 1 >"$tf/events/memcg_softlimit/snapshot/enable"
+	echo 1 >/proc/memcg_softlimit/snapshot || return
+	echo 0 >"$tf/events/memcg_softlimit/snapshot/enable"
+	grep -E "snapshot: seq=[0-9]+ cgroup_id=$1 " "$tf/trace" | tail -n 1
+}
+
+# p_read FILE: P reads its set once, "<ns> <majflt>" (B_READER)
+p_read() {
+	local t0 t1
+	if [ "$B_READER" = read ]; then
+		t0=$(now_ns)
+		cg_run P dd if="$1" of=/dev/null bs=1M status=none || return 1
+		t1=$(now_ns)
+		echo "$((t1 - t0)) 0"
+	else
+		cg_run P perl -e "$B_PERL_MMAP_TOUCH" "$1"
+	fi
+}
+
+# ---------------------------------------------------------------------------
+# One isolation run
+# ---------------------------------------------------------------------------
+# iso_run VARIANT MODE "PARAMS" REP LABEL: P holds a working set under its
+# protection; S streams B_NSEG segments of B_SEG MiB each (file: sparse-file
+# page cache; anon: writes an anonymous ring of MemAvailable + half P's set
+# B_RING_PASSES times per segment, through swap).  Before S's first segment P is idle (the
+# reference scenario); after each segment P's residency is read and P
+# re-reads its set (time, major faults).  Emits one "iso" record.
+iso_run() {
+	local variant=$1 mode=$2 params=$3 rep=$4 label=$5
+	local ws=$B_WS before kept=() pfile=() rr_ns=() rr_mf=() s_ns=() s_mf=() i r ns mf
+	local ring=0 sparse=$MSL_SCRATCH/stream.sparse wsf=$MSL_SCRATCH/ws.data hold_pid= skips=0 reclaims=0 low_ev=0
+	cg_remove P
+	cg_remove S
+	cg_create P
+	cg_create S
+	apply_mode "$mode" "$params"
+	drop_caches
+	if [ "$variant" = file ]; then
+		make_ws "$wsf" "$ws"
+		drop_caches
+		p_read "$wsf" >/dev/null || fail "P's first read failed"
+		before=$(ws_kib "$wsf")
+		rm -f "$sparse"
+		truncate -s "${B_SEG}M" "$sparse"
+	else
+		ws=$B_ANON_WS
+		coproc HOLD { cg_run P perl -e "$B_PERL_ANON_HOLD" "$ws"; }
+		hold_pid=$HOLD_PID
+		read -r r <&"${HOLD[0]}" || fail "P's anon holder did not start"
+		[ "$r" = ready ] || fail "P's anon holder said '$r'"
+		before=$(cg_anon_kib P)
+		# S's ring: all that is available now plus half of P's set, so
+		# that reclaim must take at least that much from S or from P.
+		ring=$(($(mem_free_mib) + ws / 2))
+	fi
+	local mf0 t_total=0
+	mf0=$(cg_majflt P)
+	for ((i = 0; i < B_NSEG; i++)); do
+		if [ "$variant" = file ]; then
+			# a fresh sparse file each segment: nothing of S stays hot
+			rm -f "$sparse"
+			truncate -s "${B_SEG}M" "$sparse"
+			ns=$(stream_timed S "$sparse")
+			s_ns+=("$ns")
+			kept+=("$(ws_kib "$wsf")")
+			pfile+=("$(cg_file_kib P)")
+			read -r ns mf < <(p_read "$wsf") || fail "P's re-read failed"
+		else
+			read -r ns mf < <(cg_run S perl -e "$B_PERL_ANON_RING" "$ring" "$B_RING_PASSES") || fail "S's ring failed"
+			s_ns+=("$ns")
+			s_mf+=("$mf")
+			kept+=("$(cg_anon_kib P)")
+			echo touch >&"${HOLD[1]}"
+			read -r ns mf <&"${HOLD[0]}" || fail "P's anon holder died"
+		fi
+		rr_ns+=("$ns")
+		rr_mf+=("$mf")
+	done
+	if [ "$mode" = low ] && [ -r "$(cg_path P)/memory.events" ]; then
+		low_ev=$(awk '$1 == "low" {print $2}' "$(cg_path P)/memory.events")
+	fi
+	if [[ $mode == msl* ]]; then
+		local snap
+		snap=$(snapshot_of "$(stat -c %i "$(cg_path P)")")
+		read -r skips reclaims < <(snapshot_verdicts "$snap")
+	fi
+	if [ -n "$hold_pid" ]; then
+		exec {HOLD[1]}>&-
+		wait "$hold_pid" 2>/dev/null
+	fi
+	local seg_mib=$B_SEG
+	[ "$variant" = anon ] && seg_mib=$((ring * B_RING_PASSES))
+	[ "$variant" = file ] && [ "$B_READER" = read ] && variant=file-read
+	bench_emit iso variant="$variant" mode="$mode" label="$label" params="$params" rep="$rep" \
+		ws_mib="$ws" prot_mib="$B_PROT" seg_mib="$seg_mib" nseg="$B_NSEG" \
+		before_kib="$before" kept_kib="$(join_csv "${kept[@]}")" p_file_kib="$(join_csv "${pfile[@]}")" \
+		reread_ns="$(join_csv "${rr_ns[@]}")" reread_majflt="$(join_csv "${rr_mf[@]}")" \
+		stream_ns="$(join_csv "${s_ns[@]}")" stream_majflt="$(join_csv "${s_mf[@]}")" \
+		p_majflt_total=$(($(cg_majflt P) - mf0)) low_events="${low_ev:-0}" \
+		msl_skips="${skips:-0}" msl_reclaims="${reclaims:-0}"
+	if msl_loaded; then
+		[ "$MSL_CGROUP_VERSION" = 2 ] && echo "unset /P" >/proc/memcg_softlimit/limits 2>/dev/null
+	fi
+	cg_remove P
+	cg_remove S
+	rm -f "$sparse"
+}
+
+# ---------------------------------------------------------------------------
+# function_graph timing of the hooks (per-decision cost)
+# ---------------------------------------------------------------------------
+# fg_filter_add PATTERN...: add the functions of available_filter_functions
+# that match (whole name, module suffix or .isra/.constprop clones allowed)
+# to set_ftrace_filter; prints what was added.
+fg_filter_add() {
+	local pat f
+	for pat in "$@"; do
+		while read -r f; do
+			echo "$f" >>"$MSL_TRACEFS/set_ftrace_filter" 2>/dev/null && echo "$f"
+		done < <(awk -v p="$pat" '{ n = $1; sub(/\.(isra|constprop|part|cold)\.[0-9.]*$/, "", n); if (n == p) print $1 }' \
+			"$MSL_TRACEFS/available_filter_functions" | sort -u)
+	done
+}
+
+# fg_start FUNCS...: function_graph on exactly these functions
+fg_start() {
+	local tf=$MSL_TRACEFS
+	echo 0 >"$tf/tracing_on"
+	echo nop >"$tf/current_tracer"
+	: >"$tf/set_ftrace_filter"
+	: >"$tf/set_graph_function" 2>/dev/null
+	echo 8192 >"$tf/buffer_size_kb"
+	FG_FUNCS=$(fg_filter_add "$@" | tr '\n' ' ')
+	[ -n "$FG_FUNCS" ] || return 1
+	echo 0 >"$tf/options/funcgraph-irqs" 2>/dev/null
+	echo 1 >"$tf/options/funcgraph-tail" 2>/dev/null
+	echo 0 >"$tf/options/funcgraph-overhead" 2>/dev/null
+	echo 1 >"$tf/options/funcgraph-proc" 2>/dev/null
+	echo 0 >"$tf/tracing_thresh" 2>/dev/null
+	echo function_graph >"$tf/current_tracer" || return 1
+	: >"$tf/trace"
+	echo 1 >"$tf/tracing_on"
+}
+
+# fg_stop OUT: stop, save the trace, and restore the nop tracer
+fg_stop() {
+	local tf=$MSL_TRACEFS
+	echo 0 >"$tf/tracing_on"
+	cat "$tf/trace" >"$1"
+	echo nop >"$tf/current_tracer"
+	: >"$tf/set_ftrace_filter"
+	: >"$tf/trace"
+	echo 1 >"$tf/tracing_on"
+}
+
+# fg_stats FILE: per function "name calls mean_ns median_ns p10_ns p90_ns"
+# from function_graph's durations (leaf "name();" and "} /* name */").
+fg_stats() {
+	awk '
+	/ us +\|/ {
+		if (!match($0, /[0-9]+\.[0-9]+ us/)) next
+		d = substr($0, RSTART, RLENGTH - 3) * 1000
+		rest = substr($0, index($0, "|") + 1)
+		name = ""
+		if (match(rest, /\/\* [A-Za-z0-9_.]+/)) name = substr(rest, RSTART + 3, RLENGTH - 3)
+		else if (match(rest, /[A-Za-z0-9_.]+( \[[a-z_]+\])?\(\);/)) { name = substr(rest, RSTART, RLENGTH); sub(/( \[[a-z_]+\])?\(\);$/, "", name) }
+		if (name == "") next
+		sub(/\.(isra|constprop|part|cold)\.[0-9.]*$/, "", name)
+		print name, d
+	}' "$1" | sort -k1,1 -k2,2n | awk '
+	function flush() {
+		if (n == 0) return
+		hi = int(n * 0.9); if (hi < 1) hi = 1
+		printf("%s %d %.0f %.0f %.0f %.0f\n", cur, n, sum / n, v[int((n + 1) / 2)], v[int(n * 0.1) + 1], v[hi])
+	}
+	$1 != cur { flush(); cur = $1; n = 0; sum = 0; delete v }
+	{ n++; v[n] = $2; sum += $2 }
+	END { flush() }'
+}
+
+# The module's handlers and the gated calls, by series.
+# The gated call (MGLRU's memcg LRU on 6.12: shrink_one), the decision
+# (msl_gate_step, whichever probe takes it) and the accounting entry.
+fg_gated() { if [ "$MSL_KSERIES" = 6.12 ] && [ "$MSL_LRU" = mglru ]; then echo shrink_one; else echo shrink_lruvec; fi; }
+fg_handler() { echo msl_gate_step; }
+fg_account() { if [ "$(fg_gated)" = shrink_one ]; then echo account_entry_one; else echo account_entry_lruvec; fi; }
+
+# ---------------------------------------------------------------------------
+# Pages kept per policy on the three trees (README "Policies")
+# ---------------------------------------------------------------------------
 # The seed patch's case 1 and case 2 (tests/guest/cases.sh: 1 unit = 8 MiB)
 # and the KS2012 article's tree, cases a-e (t-27-policies.sh, sizes x4 so
 # that the pages kept are measurable against a stream).  Soft limits in
 # MiB ("max": none, as the patch's "unlimited"); every cgroup of the tree
-# has one, so only S, the streamer outside the tree (no soft limit, the
-# default unset_eligible=Y: eligible, and "over" for walk), is unset.
+# has one, so only S, the streamer outside the tree (no soft limit and
+# none above it: eligible, and "over" for walk), is unset.
 tree_limits() {
 	case $1 in
 	case1) echo "A:max A/A1:80 A/A2:48 B:128" ;;
@@ -263,10 +553,10 @@ bench_trees() {
 # ---------------------------------------------------------------------------
 # The comparison rows of the isolation table, for this config, and a row
 # of the module at each priority_threshold of MSL_BENCH_THRESHOLD_ROWS
-# (default 6, the setting README gives for the classic LRU; "" for none).
+# (default 12, the patch's rule as written; "" for none).
 iso_modes() {
 	local m t rows=
-	for t in ${MSL_BENCH_THRESHOLD_ROWS-6}; do rows+=" msl-t$t"; done
+	for t in ${MSL_BENCH_THRESHOLD_ROWS-12}; do rows+=" msl-t$t"; done
 	for m in none v1soft low msl $(bench_policies | sed 's/^/msl-/') $rows; do
 		mode_applies "$m" && echo "$m"
 	done
@@ -298,7 +588,7 @@ bench_sweep() {
 		for t in $B_SWEEP; do
 			iso_run file msl "priority_threshold=$t" "$r" "threshold=$t"
 		done
-		iso_run file msl "unset_eligible=N" "$r" "unset_eligible=N"
+		iso_run file msl "unset=max" "$r" "unset=max"
 		[ "$MSL_CGROUP_VERSION" = 1 ] && iso_run file msl "keep_v1_reclaim=Y" "$r" "keep_v1_reclaim=Y"
 		iso_run file msl "enabled=N" "$r" "enabled=N"
 	done
@@ -366,7 +656,8 @@ bench_overhead() {
 	msl_load
 	set_soft_limit I1 max
 	fg_measure loaded "$B_FG_STREAM" "$g"
-	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre skip_shrink_lruvec skip_try_to_shrink_lruvec
+	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre msl_eligible_pass_begin \
+		shrink_slab_pre skip_shrink_lruvec skip_shrink_one skip_shrink_slab
 	for pol in $(bench_policies); do
 		set_policy "$pol"
 		fg_measure "handlers-$pol" "$B_FG_STREAM" "$h"
