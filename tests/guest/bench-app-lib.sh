@@ -383,7 +383,7 @@ app_run() {
 		batch="$([ "$round" = file ] && echo "tar of ${A_TREE_MIB} MiB" || echo "stress-ng --vm ${A_VM_MIB}M")" \
 		batch_unit="$unit" batch_amount="${amount:-0}" batch_ns="$ns" \
 		svc_kib_start="$usage0" svc_kib_end="$usage1" msl_skips="$skips" msl_reclaims="$reclaims" \
-		bucket_s="$A_BUCKET" ts_t="$(join_csv "${ts_t[@]}")" ts_n="$(join_csv "${ts_n[@]}")" \
+		load="$A_LOAD" bucket_s="$A_BUCKET" ts_t="$(join_csv "${ts_t[@]}")" ts_n="$(join_csv "${ts_n[@]}")" \
 		ts_p99_ms="$(join_csv "${ts_p99[@]}")"
 	if msl_loaded; then
 		[ "$MSL_CGROUP_VERSION" = 2 ] && echo "unset /svc" >/proc/memcg_softlimit/limits 2>/dev/null
