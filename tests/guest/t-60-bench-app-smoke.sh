@@ -31,10 +31,6 @@ while read -r r; do
 		s=$(field "$r" "s_$ph")
 		assert_gt "$n" 0 "$what: transactions logged $ph the batch job"
 		assert_gt "${s%.*}${s#*.}" 0 "$what: the $ph phase lasted"
-		# a fixed rate: what was done is at most what was offered, and
-		# (in a quiet phase) not far below it
-		tps=$(field "$r" "tps_$ph")
-		assert_true "$what: $ph TPS $tps <= 1.2 x rate $rate" awk -v t="$tps" -v r="$rate" 'BEGIN { exit !(t <= r * 1.2) }'
 		p50=$(field "$r" "p50_ms_$ph") p99=$(field "$r" "p99_ms_$ph") max=$(field "$r" "max_ms_$ph")
 		assert_true "$what: $ph 0 < p50 $p50 <= p99 $p99 <= max $max" \
 			awk -v a="$p50" -v b="$p99" -v c="$max" 'BEGIN { exit !(a > 0 && a <= b && b <= c) }'
@@ -42,9 +38,11 @@ while read -r r; do
 		assert_ge "$(field "$r" "dev_read_kib_$ph")" 0 "$what: $ph disk reads counted"
 		[ "$MSL_CGROUP_VERSION" = 2 ] && assert_ge "$(field "$r" "svc_read_kib_$ph")" 0 "$what: $ph io.stat reads"
 	done
+	# a fixed rate: before the batch job (pgbench has nothing to catch up
+	# on yet) what was done is at most what was offered, and not far below
 	tps=$(field "$r" tps_before)
-	assert_true "$what: before, TPS $tps >= 0.5 x rate $rate (the service kept up while alone)" \
-		awk -v t="$tps" -v r="$rate" 'BEGIN { exit !(t >= r * 0.5) }'
+	assert_true "$what: before, TPS $tps between 0.5 and 1.2 x the rate $rate" \
+		awk -v t="$tps" -v r="$rate" 'BEGIN { exit !(t >= r * 0.5 && t <= r * 1.2) }'
 	assert_gt "$(field "$r" batch_amount | cut -d. -f1)" 0 "$what: the batch job did some work"
 	assert_gt "$(field "$r" batch_ns)" 0 "$what: the batch job's time"
 	assert_gt "$(field "$r" svc_kib_start)" 1024 "$what: the service's memory was charged to svc"
