@@ -97,11 +97,11 @@ app_disk_teardown() {
 # dev_read_kib: KiB read from A_DEV since boot (/sys/block/DEV/stat)
 dev_read_kib() { awk '{print int($3 / 2)}' "/sys/class/block/$A_DEV/stat"; }
 
-# io_read_kib CG: KiB the cgroup read from A_DEV (v2 io.stat; empty on v1)
+# io_read_kib CG: KiB the cgroup read from A_DEV (v2 io.stat; 0 without)
 io_read_kib() {
 	local f
 	f=$(cg_path "$1")/io.stat
-	[ -r "$f" ] || return 0
+	[ -r "$f" ] || { echo 0; return 0; }
 	awk -v d="$A_DEVNO" '$1 == d { for (i = 2; i <= NF; i++) if ($i ~ /^rbytes=/) { sub(/rbytes=/, "", $i); r = $i } }
 		END { print int(r / 1024) }' "$f"
 }
@@ -121,7 +121,7 @@ app_pg_init() {
 	rm -rf "$A_PGDATA"
 	mkdir -p "$A_PGDATA"
 	chown postgres: "$A_PGDATA" "$A_DIR"
-	pg "$A_PGBIN/initdb" -D "$A_PGDATA" -A trust -U postgres -E UTF8 --no-locale >"$A_LOGS/initdb.log" 2>&1 ||
+	pg "$A_PGBIN/initdb" -D "$A_PGDATA" -A trust -U postgres -E UTF8 --no-locale --no-sync >"$A_LOGS/initdb.log" 2>&1 ||
 		fail "initdb failed: $(tail -n 3 "$A_LOGS/initdb.log" | tr '\n' ' ')"
 	cat >>"$A_PGDATA/postgresql.conf" <<-EOF
 		listen_addresses = ''
@@ -371,8 +371,8 @@ app_run() {
 		after) read -r -a A <<<"$s1"; read -r -a B <<<"$s2" ;;
 		esac
 		kv+=("majflt_$ph=$((B[0] - A[0]))" "dev_read_kib_$ph=$((B[2] - A[2]))" "batch_majflt_$ph=$((B[3] - A[3]))")
-		# io.stat (v2): svc_read_kib is its second field, absent on v1
-		[ ${#B[@]} -ge 4 ] && [ "$MSL_CGROUP_VERSION" = 2 ] && kv+=("svc_read_kib_$ph=$((B[1] - A[1]))")
+		# io.stat (v2 only)
+		[ "$MSL_CGROUP_VERSION" = 2 ] && kv+=("svc_read_kib_$ph=$((B[1] - A[1]))")
 	done
 	d=$(awk -v a="$t0" -v b="$tb" -v c="$te" -v e="$t1" 'BEGIN { printf "%.3f %.3f %.3f", b - a, c - b, e - c }')
 	read -r a b c <<<"$d"
