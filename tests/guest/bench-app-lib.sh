@@ -275,7 +275,9 @@ app_mode() {
 
 # app_sample: "svc_majflt svc_read_kib dev_read_kib batch_majflt"
 app_sample() {
-	echo "$(cg_majflt svc) $(io_read_kib svc) $(dev_read_kib) $(cg_majflt batch)"
+	local a b c d
+	a=$(cg_majflt svc) b=$(io_read_kib svc) c=$(dev_read_kib) d=$(cg_majflt batch)
+	echo "${a:-0} ${b:-0} ${c:-0} ${d:-0}"
 }
 
 # app_stats T0 TB TE T1 LOGS...: from pgbench's per-transaction logs
