@@ -129,8 +129,11 @@ if [ -n "${MSL_GUEST_DATA:-}" ]; then
 		[[ $bps =~ ^[0-9]+$ && $iops =~ ^[0-9]+$ ]] || die "MSL_GUEST_DATA_THROTTLE must be \"BPS IOPS\""
 		data_opts=",throttling.bps-total=$bps,throttling.iops-total=$iops"
 	fi
+	# -drive has no serial= any more, hence the device of its own; in the
+	# last PCI slot so that the guest finds it after the if=virtio disks
+	# (vda, the root, stays vda)
 	DRIVES+=(-drive "file=$WORK/data.img,if=none,id=msldata,format=raw$data_opts"
-		-device "virtio-blk-pci,drive=msldata,serial=msl-data")
+		-device "virtio-blk-pci,drive=msldata,serial=msl-data,addr=0x1f")
 fi
 
 # TCG vCPUs are host threads: on a loaded host they stop for tens of
