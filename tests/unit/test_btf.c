@@ -714,13 +714,14 @@ static const char *t_hand_malformed(void)
 
 	CHECK(b, "malloc");
 #define RESET() memcpy(b, good, size)
-#define REFUSED(len, what)						\
+#define REFUSED_WITH(want, len, what)					\
 	do {								\
 		err = msl_btf_init(&btf, b, (len));			\
-		CHECK(err == -EINVAL, "%s: init %d", what, err);	\
-		CHECK(btf.nr_types == 0 && !btf.types,			\
+		CHECK(err == (want), "%s: init %d", what, err);		\
+		CHECK(btf.nr_types == 0 && !btf.types && btf.error,	\
 		      "%s: struct not cleared", what);			\
 	} while (0)
+#define REFUSED(len, what) REFUSED_WITH(-EINVAL, len, what)
 
 	RESET();
 	err = msl_btf_init(&btf, b, size);
@@ -731,7 +732,7 @@ static const char *t_hand_malformed(void)
 	REFUSED(size, "byte-swapped magic");
 	RESET();
 	hdr_of(b)->version = 2;
-	REFUSED(size, "version 2");
+	REFUSED_WITH(-EOPNOTSUPP, size, "version 2");
 	RESET();
 	hdr_of(b)->hdr_len = 8;
 	REFUSED(size, "hdr_len 8");
@@ -785,7 +786,8 @@ static const char *t_hand_malformed(void)
 		memcpy(&t, b + types_at, sizeof(t));
 		t.info = (t.info & ~(0x1fu << 24)) | (kinds[n] << 24);
 		memcpy(b + types_at, &t, sizeof(t));
-		REFUSED(size, "unknown kind");
+		REFUSED_WITH(kinds[n] ? -EOPNOTSUPP : -EINVAL, size,
+			     "unknown kind");
 	}
 	/* a vlen that runs past the type section */
 	RESET();
@@ -796,6 +798,7 @@ static const char *t_hand_malformed(void)
 	REFUSED(size, "huge vlen");
 #undef RESET
 #undef REFUSED
+#undef REFUSED_WITH
 	free(b);
 	free(good);
 	return NULL;
