@@ -165,18 +165,6 @@ make_ws() {
 # ---------------------------------------------------------------------------
 # Protection modes
 # ---------------------------------------------------------------------------
-# set_soft CG MIB|max: v1 memory.soft_limit_in_bytes; v2 the module's limits.
-set_soft() {
-	local cg=$1 mib=$2
-	if [ "$MSL_CGROUP_VERSION" = 1 ]; then
-		[ "$mib" = max ] && mib=$((1 << 30))
-		cg_set "$cg" memory.soft_limit_in_bytes "$((mib << 20))"
-	else
-		[ "$mib" = max ] || mib="${mib}M"
-		echo "set /$cg $mib" >/proc/memcg_softlimit/limits || fail "cannot set the soft limit of $cg"
-	fi
-}
-
 # mode_applies MODE: is the mode meaningful on this config?
 #   none      no protection, module not loaded
 #   v1soft    stock cgroup v1 soft limits (P 150M, S 0), module not loaded
@@ -246,7 +234,7 @@ apply_mode() {
 	low) cg_set P memory.low "${B_PROT}M" ;;
 	msl)
 		msl_defaults $params
-		set_soft P "$B_PROT"
+		set_soft_limit P "$B_PROT"
 		[ "$MSL_CGROUP_VERSION" = 1 ] && cg_set S memory.soft_limit_in_bytes 0
 		;;
 	*) fail "unknown mode $mode" ;;
@@ -494,19 +482,6 @@ tree_usage() {
 	esac
 }
 
-# tree_set_limit CGROUP MIB|max: v1 through the kernel's file (a huge value
-# for max), v2 through the module's control file.
-tree_set_limit() {
-	local cg=$1 mib=$2
-	if [ "$MSL_CGROUP_VERSION" = 1 ]; then
-		[ "$mib" = max ] && mib=$((1 << 30))
-		cg_set "$cg" memory.soft_limit_in_bytes $((mib << 20))
-	else
-		[ "$mib" = max ] || mib="${mib}M"
-		echo "set /$cg $mib" >/proc/memcg_softlimit/limits || fail "cannot set the soft limit of $cg to $mib"
-	fi
-}
-
 # tree_run TREE MODE THRESHOLD REP: build the tree, protect it by MODE
 # (stock: the module unloaded, the kernel's own v1 soft limits on v1;
 # otherwise the module with policy=MODE at THRESHOLD), fill the leaves,
@@ -523,7 +498,7 @@ tree_run() {
 	for lim in $(tree_limits "$tree"); do cg_create "${lim%%:*}"; done
 	cg_create S
 	if [ "$mode" != stock ] || [ "$MSL_CGROUP_VERSION" = 1 ]; then
-		for lim in $(tree_limits "$tree"); do tree_set_limit "${lim%%:*}" "${lim#*:}"; done
+		for lim in $(tree_limits "$tree"); do set_soft_limit "${lim%%:*}" "${lim#*:}"; done
 	fi
 	for u in $(tree_usage "$tree"); do
 		cg=${u%%:*}
@@ -679,7 +654,7 @@ bench_overhead() {
 	idle_setup
 	fg_measure stock "$B_FG_STREAM" "$g"
 	msl_load
-	set_soft I1 max
+	set_soft_limit I1 max
 	fg_measure loaded "$B_FG_STREAM" "$g"
 	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre msl_eligible_pass_begin \
 		shrink_slab_pre skip_shrink_lruvec skip_shrink_one skip_shrink_slab

@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: 6.1-v2-classic 6.12-v2-classic
+# configs: *-v2-classic*
 # timeout: 300
 # tcg: single
 # The pages each leaf of the article's tree keeps, case c (A under with A1

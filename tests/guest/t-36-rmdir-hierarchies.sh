@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: 6.1-v1-classic 6.1-v2-classic 6.12-v2-mglru
+# configs: all
 # timeout: 300
 # kernfs ids are unique per hierarchy, not system-wide: the removal of a
 # cgroup of another hierarchy that has the id of a memcg (a named v1

@@ -3,16 +3,17 @@
 # packages, the package image).  tests/run runs it (through tests/pkg/lib.sh)
 # after the module builds; it can also run alone:
 #
-#   MSL_KVER_61=6.1.0-57-amd64 MSL_KVER_612=6.12.118+deb12-amd64 \
+#   MSL_KVERS="6.1.0-57-amd64 6.12.118+deb12-amd64" \
 #   MSL_ROOTFS_DIR=/var/cache/memcg-softlimit/rootfs-<key> tests/pkg/host.sh
 #
-# stdout: one line per test, "RESULT PASS|FAIL|SKIP <name> [reason]", and
-# "TIME <name> <seconds>" / "INFO <name> <text>"; progress and logs on
+# stdout: the harness's result lines (tests/vm/lib-host.sh), "RESULT
+# PASS|FAIL|SKIP <name> [reason]" and "INFO <name> <text>" ("INFO <name>
+# duration_s=<seconds>" its time); progress and logs on
 # stderr and in build/pkg/*.log.  It never touches the host's own DKMS tree,
 # /usr/src or /lib/modules: DKMS runs with a private tree under build/pkg/dkms/
 # and --no-depmod; the package is installed in a chroot.
 #
-#  1. dkms/*   `make dkms-install` for both kernels from their headers
+#  1. dkms/*   `make dkms-install` for every kernel from its headers
 #              (host), the module is signed with the MOK key, `make
 #              dkms-uninstall`; refusal of fabricated headers trees without
 #              CONFIG_DEBUG_INFO_BTF / ftrace with regs or args, and of a
@@ -21,7 +22,7 @@
 #              for the guest test t-40-dkms-modprobe.
 #  2. make/install  `make install DESTDIR=...` in a copy of the sources.
 #  3. deb/build, deb/lintian  `make deb` (dpkg-buildpackage), lintian.
-#  4. deb/*    in a chroot of the guest rootfs with both kernels' headers,
+#  4. deb/*    in a chroot of the guest rootfs with every kernel's headers,
 #              dkms, systemd and udev (cached, keyed by the rootfs and the
 #              recipe below): dpkg -i, DKMS builds and installs for each
 #              kernel (signed), the kernel hook skips an unsupported kernel,
@@ -29,17 +30,21 @@
 #              tests/pkg/lib.sh with systemd as init for t-41/t-42), then
 #              dpkg --purge leaves nothing behind.
 #
-# Environment: MSL_KVER_61, MSL_KVER_612 (required), MSL_ROOTFS_DIR (for 4),
+# Environment: MSL_KVERS (required: the kernels of tests/matrix's Debian 12
+# rows, as tests/vm/setup.sh resolved them), MSL_ROOTFS_DIR (for 4),
 # MSL_CACHE (default /var/cache/memcg-softlimit), MSL_PKG_OUT (default
 # build/pkg), MSL_PKG_ONLY="dkms make deb image" (default: all parts).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../vm/common.sh
+. "$REPO/tests/vm/common.sh"
 OUT=${MSL_PKG_OUT:-$REPO/build/pkg}
 MSL_CACHE=${MSL_CACHE:-/var/cache/memcg-softlimit}
-K61=${MSL_KVER_61:?MSL_KVER_61 must name the 6.1 kernel}
-K612=${MSL_KVER_612:?MSL_KVER_612 must name the 6.12 kernel}
-KERNELS=("$K61" "$K612")
+read -ra KERNELS <<<"${MSL_KVERS:?MSL_KVERS must name the kernels}"
+# The oldest and the newest generic kernels stand in where one will do.
+K_OLD=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | head -n 1)
+K_NEW=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | tail -n 1)
 VERSION=$(tr -d ' \t\n' <"$REPO/VERSION")
 PARTS=${MSL_PKG_ONLY:-dkms make deb image}
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
@@ -65,7 +70,7 @@ info() { emit "INFO $1 ${*:2}"; }
 # Per-test timing: tstart; ...; tend NAME
 TSTART=0
 tstart() { TSTART=$SECONDS; }
-tend() { emit "TIME $1 $((SECONDS - TSTART))"; }
+tend() { emit "INFO $1 duration_s=$((SECONDS - TSTART))"; }
 
 # check NAME: collects failures in CHECK_FAILS for the test being run.
 CHECK_FAILS=()
@@ -96,59 +101,16 @@ cert_cn() { openssl x509 -inform DER -in "$1" -noout -subject -nameopt multiline
 config_value() { sed -n "s/^$2=\"\\{0,1\\}\\([^\"]*\\)\"\\{0,1\\}\$/\\1/p" "$1" | head -n 1; }
 
 # ---------------------------------------------------------------------------
-# Mounts (chroot) and their cleanup
+# Mounts (tests/vm/common.sh's chroot helpers) and their cleanup
 # ---------------------------------------------------------------------------
-MOUNTS=()
-umount_all() {
-	local i
-	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-		umount -l "${MOUNTS[i]}" 2>/dev/null || true
-	done
-	MOUNTS=()
-}
 mount_add() { # mount_add TARGET MOUNT-ARGS...
 	local t=$1
 	shift
 	mount "$@" "$t" || return 1
-	MOUNTS+=("$t")
+	CHROOT_MOUNTS+=("$t")
 }
-mount_chroot() {
-	local r=$1
-	mount_add "$r/proc" -t proc proc &&
-		mount_add "$r/sys" -t sysfs sysfs &&
-		mount_add "$r/dev" --bind /dev &&
-		mount_add "$r/dev/pts" --bind /dev/pts
-}
-umount_chroot() { # umount_chroot ROOT: only the mounts below ROOT
-	local r=$1 i keep=()
-	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-		case ${MOUNTS[i]} in
-		"$r"/*) umount -l "${MOUNTS[i]}" 2>/dev/null || true ;;
-		*) keep=("${MOUNTS[i]}" "${keep[@]}") ;;
-		esac
-	done
-	MOUNTS=("${keep[@]}")
-}
-mounts_below() { awk -v d="$1/" 'index($2, d) == 1 {print $2}' /proc/mounts; }
-safe_rm() {
-	local d=$1
-	[ -e "$d" ] || return 0
-	if [ -n "$(mounts_below "$d")" ]; then
-		log "refusing to remove $d: mounts below it: $(mounts_below "$d" | tr '\n' ' ')"
-		return 1
-	fi
-	rm -rf "$d"
-}
-in_chroot() {
-	local r=$1
-	shift
-	chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 HOME=/root "$@"
-}
-cleanup() {
-	umount_all
-}
-trap cleanup EXIT
+umount_all() { umount_chroot ""; }
+trap umount_all EXIT
 trap 'exit 130' INT TERM
 
 # fake_headers SRC-KVER DEST-DIR SED-EXPR: a copy of SRC-KVER's headers dir
@@ -208,7 +170,7 @@ part_dkms() {
 			vm=$(modinfo_field "$f" vermagic)
 			[ "${vm%% *}" = "$k" ] || cfail "vermagic '$vm' is not for $k"
 		fi
-		emit "TIME dkms/build+install/$k $dt"
+		emit "INFO dkms/build+install/$k duration_s=$dt"
 		cverdict "dkms/build+install/$k" "${f:+${f#"$DK/lib/"}, $(stat -c %s "$f") bytes}"
 
 		# Signed with the MOK key?
@@ -226,7 +188,7 @@ part_dkms() {
 				cfail "dkms named no MOK certificate in its log"
 			fi
 			[ -z "$want_hash" ] || [ "$hash" = "$want_hash" ] || cfail "sig_hashalgo '$hash', the kernel wants '$want_hash'"
-			emit "TIME dkms/signed/$k 0"
+			emit "INFO dkms/signed/$k duration_s=0"
 			cverdict "dkms/signed/$k" "signer '$signer', key $keyfile, sig_key ${key:0:11}..., $hash"
 			# For the guest test t-40-dkms-modprobe.
 			mkdir -p "$OUT/payload/$k"
@@ -276,8 +238,8 @@ part_dkms_refuse() {
 			;;
 		esac
 		fake=$DK/headers-$name
-		kver=${K612%-amd64}-$name
-		fake_headers "$K612" "$fake" "$cfg_expr" || cfail "cannot fabricate $fake"
+		kver=${K_NEW%-amd64}-$name
+		fake_headers "$K_NEW" "$fake" "$cfg_expr" || cfail "cannot fabricate $fake"
 		mkdir -p "$DK/lib/$kver"
 		rc=0
 		out=$(dkms_private build -m memcg-softlimit -v "$VERSION" -k "$kver" --kernelsourcedir "$fake" 2>&1) || rc=$?
@@ -303,7 +265,7 @@ part_dkms_refuse() {
 	kver=5.10.0-99-amd64
 	rc=0
 	out=$(dkms_private build -m memcg-softlimit -v "$VERSION" -k "$kver" \
-		--kernelsourcedir "$(readlink -f "/lib/modules/$K61/build")" 2>&1) || rc=$?
+		--kernelsourcedir "$(readlink -f "/lib/modules/$K_OLD/build")" 2>&1) || rc=$?
 	printf '%s\n' "$out" >"$OUT/dkms-refuse-old.log"
 	[ "$rc" = 77 ] || cfail "dkms build exited $rc, expected 77"
 	grep -qF "memcg-softlimit: not building for kernel $kver: it is older than 6.1" <<<"$out" || cfail "no 'older than 6.1' message"
@@ -315,7 +277,7 @@ part_dkms_refuse() {
 # 2. make install (no DKMS), DESTDIR, in a copy of the sources
 # ===========================================================================
 part_make() {
-	local k=$K612 d=$OUT/make-install f ver
+	local k=$K_NEW d=$OUT/make-install f ver
 	tstart
 	safe_rm "$d"
 	mkdir -p "$d/src" "$d/root"
@@ -405,11 +367,11 @@ pkgbase_recipe() {
 	mkdir -p "$root" "$mnt"
 	log "copying the guest rootfs ($ROOTFS_DIR/rootfs.img) ..."
 	if mount -o loop,ro,noload "$ROOTFS_DIR/rootfs.img" "$mnt" 2>/dev/null; then
-		MOUNTS+=("$mnt")
+		CHROOT_MOUNTS+=("$mnt")
 		cp -a "$mnt/." "$root/" || rc=$?
 		umount "$mnt"
-		unset 'MOUNTS[-1]'
-		MOUNTS=("${MOUNTS[@]}")
+		unset 'CHROOT_MOUNTS[-1]'
+		CHROOT_MOUNTS=(${CHROOT_MOUNTS[@]+"${CHROOT_MOUNTS[@]}"})
 	else
 		log "no loop mount here; extracting with debugfs rdump"
 		debugfs -R "rdump / $root" "$ROOTFS_DIR/rootfs.img" >/dev/null 2>&1 || rc=$?
@@ -447,11 +409,11 @@ AllowIsolate=yes
 EOF
 	cat >"$root/etc/systemd/system/msl-pkg-runner.service" <<'EOF'
 [Unit]
-Description=memcg-softlimit package test runner (/payload/pkg/guest-runner.sh)
+Description=memcg-softlimit package test runner (/payload/guest/init.sh)
 After=multi-user.target
 [Service]
 Type=oneshot
-ExecStart=/bin/sh -c 'mkdir -p /payload && mount -o ro /dev/vdb /payload && exec /bin/bash /payload/pkg/guest-runner.sh'
+ExecStart=/bin/sh -c 'mkdir -p /payload && mount -o ro /dev/vdb /payload && exec /bin/bash /payload/guest/init.sh'
 StandardOutput=journal+console
 StandardError=journal+console
 TimeoutStartSec=infinity
@@ -672,9 +634,9 @@ part_image() {
 }
 
 part_image_hook() {
-	local root=$1 kver=${K612%-amd64}-nobtf rc=0 out
+	local root=$1 kver=${K_NEW%-amd64}-nobtf rc=0 out
 	tstart
-	fake_headers "$K612" "$root/usr/src/linux-headers-$kver" \
+	fake_headers "$K_NEW" "$root/usr/src/linux-headers-$kver" \
 		's/^CONFIG_DEBUG_INFO_BTF=y$/# CONFIG_DEBUG_INFO_BTF is not set/' || cfail "cannot fabricate headers"
 	mkdir -p "$root/lib/modules/$kver"
 	ln -sfn "/usr/src/linux-headers-$kver" "$root/lib/modules/$kver/build"
