@@ -39,6 +39,10 @@ full)
 	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="auto 12" B_TREE_STREAM=768 B_TREE_REPEATS=1 ;;
 esac
 [ -z "${MSL_BENCH_SWEEP:-}" ] || B_SWEEP=$MSL_BENCH_SWEEP
+# S's stream in all, in times the guest's RAM, over the same segments.
+if [ -n "${MSL_BENCH_STREAM_X:-}" ]; then
+	B_SEG=$(awk -v x="$MSL_BENCH_STREAM_X" -v n="$B_NSEG" '/^MemTotal:/ {print int($2 / 1024 * x / n)}' /proc/meminfo)
+fi
 if [ -n "${MSL_BENCH_REPEATS:-}" ]; then
 	B_REPEATS=$MSL_BENCH_REPEATS B_SWEEP_REPEATS=$MSL_BENCH_REPEATS B_TREE_REPEATS=$MSL_BENCH_REPEATS
 fi
@@ -293,8 +297,27 @@ p_read() {
 # B_RING_PASSES times per segment, through swap).  Before S's first segment P is idle (the
 # reference scenario); after each segment P's residency is read and P
 # re-reads its set (time, major faults).  Emits one "iso" record.
+# kprio_start / kprio_stop: the pages kswapd scanned in inactive lists at
+# each priority during a row, from a histogram trigger on the kernel's own
+# vmscan:mm_vmscan_lru_shrink_inactive (which MGLRU's eviction fires too);
+# kprio_stop prints "PRIORITY:PAGES,..." (empty where the event is missing).
+KPRIO_EV=vmscan/mm_vmscan_lru_shrink_inactive
+KPRIO_TRIGGER='hist:keys=priority:vals=nr_scanned:sort=priority if comm ~ "kswapd*"'
+kprio_start() {
+	echo "$KPRIO_TRIGGER" >"$MSL_TRACEFS/events/$KPRIO_EV/trigger" 2>/dev/null || true
+}
+kprio_stop() {
+	local f=$MSL_TRACEFS/events/$KPRIO_EV
+	[ -r "$f/hist" ] || return 0
+	awk '/^\{ priority:/ {
+		for (i = 1; i <= NF; i++) if ($i == "nr_scanned:") n = $(i + 1)
+		printf "%s%d:%d", sep, $3, n; sep = ","
+	}' "$f/hist"
+	echo "!$KPRIO_TRIGGER" >"$f/trigger" 2>/dev/null || true
+}
+
 iso_run() {
-	local variant=$1 mode=$2 params=$3 rep=$4 label=$5
+	local variant=$1 mode=$2 params=$3 rep=$4 label=$5 kprio
 	local ws=$B_WS before kept=() pfile=() rr_ns=() rr_mf=() s_ns=() s_mf=() i r ns mf
 	local ring=0 sparse=$MSL_SCRATCH/stream.sparse wsf=$MSL_SCRATCH/ws.data hold_pid= skips=0 reclaims=0 low_ev=0
 	cg_remove P
@@ -323,6 +346,7 @@ iso_run() {
 	fi
 	local mf0 t_total=0
 	mf0=$(cg_majflt P)
+	kprio_start
 	for ((i = 0; i < B_NSEG; i++)); do
 		if [ "$variant" = file ]; then
 			# a fresh sparse file each segment: nothing of S stays hot
@@ -344,6 +368,7 @@ iso_run() {
 		rr_ns+=("$ns")
 		rr_mf+=("$mf")
 	done
+	kprio=$(kprio_stop)
 	if [ "$mode" = low ] && [ -r "$(cg_path P)/memory.events" ]; then
 		low_ev=$(awk '$1 == "low" {print $2}' "$(cg_path P)/memory.events")
 	fi
@@ -365,7 +390,7 @@ iso_run() {
 		reread_ns="$(join_csv "${rr_ns[@]}")" reread_majflt="$(join_csv "${rr_mf[@]}")" \
 		stream_ns="$(join_csv "${s_ns[@]}")" stream_majflt="$(join_csv "${s_mf[@]}")" \
 		p_majflt_total=$(($(cg_majflt P) - mf0)) low_events="${low_ev:-0}" \
-		msl_skips="${skips:-0}" msl_reclaims="${reclaims:-0}"
+		msl_skips="${skips:-0}" msl_reclaims="${reclaims:-0}" kswapd_scanned_by_priority="$kprio"
 	if msl_loaded; then
 		[ "$MSL_CGROUP_VERSION" = 2 ] && echo "unset /P" >/proc/memcg_softlimit/limits 2>/dev/null
 	fi
@@ -557,7 +582,7 @@ bench_trees() {
 iso_modes() {
 	local m t rows=
 	for t in ${MSL_BENCH_THRESHOLD_ROWS-12}; do rows+=" msl-t$t"; done
-	for m in none v1soft low msl $(bench_policies | sed 's/^/msl-/') $rows; do
+	for m in ${MSL_BENCH_ISO_MODES:-none v1soft low msl $(bench_policies | sed 's/^/msl-/') $rows}; do
 		mode_applies "$m" && echo "$m"
 	done
 }

@@ -19,5 +19,5 @@ B_RECORDS=$MSL_SCRATCH/trees-records.jsonl
 : >"$B_RECORDS"
 
 assert_eq "$MSL_LRU" classic "the LRU of this configuration"
-assert_eq "$B_TREE_THRESHOLDS" 6 "the smoke trees' threshold on the classic LRU"
+assert_eq "$B_TREE_THRESHOLDS" auto "the smoke trees' gate: the defaults"
 trees_c_check
