@@ -139,3 +139,140 @@ int msl_ctl_parse(char *buf, size_t len, struct msl_ctl_cmd *cmd,
 	*why = NULL;
 	return 0;
 }
+
+/* --- rule patterns (MSL_CTL_RULES) ------------------------------------ */
+
+struct component {
+	const char *start, *end;	/* empty when start == end */
+	const char *next;		/* where the next one starts */
+};
+
+/* The path component at @s, leading slashes skipped. */
+static struct component component_at(const char *s)
+{
+	struct component c;
+
+	while (*s == '/')
+		s++;
+	c.start = s;
+	while (*s && *s != '/')
+		s++;
+	c.end = s;
+	c.next = s;
+	return c;
+}
+
+static bool is_double_star(const struct component *c)
+{
+	return c->end - c->start == 2 && c->start[0] == '*' &&
+	       c->start[1] == '*';
+}
+
+/*
+ * One pattern component against one path component: '*' any run of
+ * characters, '?' one.  Iterative, with one backtracking point: no
+ * recursion on the kernel stack, linear in practice.
+ */
+static bool component_match(const struct component *pc,
+			    const struct component *sc)
+{
+	const char *p = pc->start, *s = sc->start;
+	const char *star_p = NULL, *star_s = NULL;
+
+	while (s < sc->end) {
+		if (p < pc->end && *p == '*') {
+			star_p = ++p;
+			star_s = s;
+		} else if (p < pc->end && (*p == '?' || *p == *s)) {
+			p++;
+			s++;
+		} else if (star_p) {
+			p = star_p;
+			s = ++star_s;
+		} else {
+			return false;
+		}
+	}
+	while (p < pc->end && *p == '*')
+		p++;
+	return p == pc->end;
+}
+
+/*
+ * The same algorithm one level up, components for characters: '**' takes
+ * any number of components, none included, backtracking one component at
+ * a time.
+ */
+bool msl_path_match(const char *pattern, const char *path)
+{
+	const char *p = pattern, *s = path, *star_p = NULL, *star_s = NULL;
+	struct component pc, sc;
+
+	for (;;) {
+		sc = component_at(s);
+		if (sc.start == sc.end)
+			break;
+		pc = component_at(p);
+		if (pc.start != pc.end && is_double_star(&pc)) {
+			star_p = p = pc.next;
+			star_s = s;
+		} else if (pc.start != pc.end && component_match(&pc, &sc)) {
+			p = pc.next;
+			s = sc.next;
+		} else if (star_p) {
+			p = star_p;
+			s = star_s = component_at(star_s).next;
+		} else {
+			return false;
+		}
+	}
+	for (pc = component_at(p); pc.start != pc.end && is_double_star(&pc);
+	     pc = component_at(pc.next))
+		;
+	return pc.start == pc.end;
+}
+
+int msl_pattern_check(const char *pattern, const char **why)
+{
+	const char *p;
+	struct component c;
+
+	if (pattern[0] != '/') {
+		*why = "a pattern starts with '/'";
+		return -EINVAL;
+	}
+	if (strlen(pattern) >= PATH_MAX) {
+		*why = "pattern too long";
+		return -EINVAL;
+	}
+	if (!pattern[1]) {
+		*why = "'/' is the root cgroup, which has no soft limit";
+		return -EINVAL;
+	}
+	for (p = pattern; *p; p = c.end) {
+		if (p[0] == '/' && (p[1] == '/' || p[1] == '\0')) {
+			*why = "empty path component ('//' or a trailing '/')";
+			return -EINVAL;
+		}
+		c = component_at(p);
+		if ((c.end - c.start == 1 && c.start[0] == '.') ||
+		    (c.end - c.start == 2 && c.start[0] == '.' &&
+		     c.start[1] == '.')) {
+			*why = "'.' and '..' are not allowed in patterns";
+			return -EINVAL;
+		}
+		for (p = c.start; p < c.end; p++) {
+			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+				*why = "control character in pattern";
+				return -EINVAL;
+			}
+			if (p[0] == '*' && p + 1 < c.end && p[1] == '*' &&
+			    !is_double_star(&c)) {
+				*why = "'**' must be a whole path component (/a/**/b)";
+				return -EINVAL;
+			}
+		}
+	}
+	*why = NULL;
+	return 0;
+}

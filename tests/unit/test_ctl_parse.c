@@ -119,8 +119,108 @@ static void random_input_never_crashes(void)
 	CHECK(accepted < 100000);
 }
 
+/* msl_path_match(): pattern, path, match? */
+static const struct { const char *pattern, *path; bool match; } matches[] = {
+	{ "/a", "/a", true },
+	{ "/a", "/b", false },
+	{ "/a", "/a/b", false },
+	{ "/a/b", "/a", false },
+	{ "/system.slice/*.service", "/system.slice/db.service", true },
+	{ "/system.slice/*.service", "/system.slice/.service", true },
+	{ "/system.slice/*.service", "/system.slice/db.socket", false },
+	{ "/system.slice/*.service", "/system.slice/a/b.service", false },
+	{ "/system.slice/*.service", "/system.slice", false },
+	{ "/*", "/a", true },
+	{ "/*", "/a/b", false },
+	{ "/a*b*c", "/abc", true },
+	{ "/a*b*c", "/aXbYbZc", true },
+	{ "/a*b*c", "/aXbYc/d", false },
+	{ "/a*b*c", "/acb", false },
+	{ "/?", "/a", true },
+	{ "/?", "/ab", false },
+	{ "/?", "/", false },
+	{ "/a?c", "/abc", true },
+	{ "/a?c", "/a/c", false },
+	{ "/kubepods.slice/**", "/kubepods.slice", true },
+	{ "/kubepods.slice/**", "/kubepods.slice/a", true },
+	{ "/kubepods.slice/**", "/kubepods.slice/a/b/c", true },
+	{ "/kubepods.slice/**", "/kubepods", false },
+	{ "/kubepods.slice/**", "/kubepods.slice2/a", false },
+	{ "/**/x", "/x", true },
+	{ "/**/x", "/a/b/x", true },
+	{ "/**/x", "/a/b/x/y", false },
+	{ "/**/x/**", "/a/x/b/x/c", true },
+	{ "/a/**/b/*.scope", "/a/b/c.scope", true },
+	{ "/a/**/b/*.scope", "/a/q/r/b/c.scope", true },
+	{ "/a/**/b/*.scope", "/a/q/r/b/c.service", false },
+	{ "/a/**/**/b", "/a/b", true },
+	{ "/a/**/**/b", "/a/1/2/3/b", true },
+	{ "/**", "/anything/at/all", true },
+	{ "/with space/x", "/with space/x", true },
+	{ "/*", "/", false },
+};
+
+static void path_patterns(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(matches) / sizeof(matches[0]); i++) {
+		bool got = msl_path_match(matches[i].pattern, matches[i].path);
+
+		if (got != matches[i].match)
+			fprintf(stderr, "msl_path_match(\"%s\", \"%s\") = %d\n",
+				matches[i].pattern, matches[i].path, got);
+		CHECK(got == matches[i].match);
+	}
+}
+
+/* msl_pattern_check(): pattern, accepted?, a word of the reason. */
+static const struct { const char *pattern; bool ok; const char *why; } forms[] = {
+	{ "/a", true, NULL },
+	{ "/system.slice/*.service", true, NULL },
+	{ "/kubepods.slice/**", true, NULL },
+	{ "/**/x", true, NULL },
+	{ "/a?/b*", true, NULL },
+	{ "/with space", true, NULL },
+	{ "a/b", false, "starts with" },
+	{ "", false, "starts with" },
+	{ "*", false, "starts with" },
+	{ "/", false, "root" },
+	{ "//a", false, "empty" },
+	{ "/a//b", false, "empty" },
+	{ "/a/", false, "empty" },
+	{ "/a**", false, "whole path component" },
+	{ "/**a/b", false, "whole path component" },
+	{ "/a/b***", false, "whole path component" },
+	{ "/***", false, "whole path component" },
+	{ "/a/../b", false, "'..'" },
+	{ "/./b", false, "'.'" },
+	{ "/a\tb", false, "control" },
+};
+
+static void pattern_forms(void)
+{
+	unsigned int i;
+	const char *why;
+	int ret;
+
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		why = "unset";
+		ret = msl_pattern_check(forms[i].pattern, &why);
+		if ((ret == 0) != forms[i].ok ||
+		    (!forms[i].ok && (!why || !strstr(why, forms[i].why))))
+			fprintf(stderr, "msl_pattern_check(\"%s\") = %d (%s)\n",
+				forms[i].pattern, ret, why ? why : "NULL");
+		CHECK((ret == 0) == forms[i].ok);
+		CHECK(forms[i].ok ? why == NULL :
+		      ret == -EINVAL && why && strstr(why, forms[i].why));
+	}
+}
+
 int main(void)
 {
+	RUN("ctl_parse", path_patterns);
+	RUN("ctl_parse", pattern_forms);
 	RUN("ctl_parse", sizes);
 	RUN("ctl_parse", commands);
 	RUN("ctl_parse", bad_commands);
