@@ -193,13 +193,13 @@ static void fill(struct libscols_line *ln, const struct msl_row *r,
 	}
 }
 
-static void put_time(FILE *f, double t, const char *fmt)
+static void put_time(FILE *f, double t)
 {
 	char tbuf[32];
 	time_t sec = (time_t)t;
 	struct tm tm;
 
-	strftime(tbuf, sizeof(tbuf), fmt, localtime_r(&sec, &tm));
+	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime_r(&sec, &tm));
 	fputs(tbuf, f);
 }
 
@@ -216,7 +216,7 @@ static void header(FILE *f, const struct msl_table *t, const struct screen *s)
 		tot_pages += msl_counts_reclaimed(&t->rows[i].c);
 	}
 	fputs("memcg-softlimit top - ", f);
-	put_time(f, s->time, "%H:%M:%S");
+	put_time(f, s->time);
 	fprintf(f, ", every %.1fs, snapshot %llu; policy %s, %s\n", s->interval,
 		(unsigned long long)t->seq,
 		m->params.enabled ? msl_policy_name(m->params.policy) : "OFF",
@@ -248,7 +248,8 @@ static int screen(FILE *f, const struct msl_table *t, const struct screen *s)
 	} else if (!cl->raw && !cl->noheadings) {
 		header(f, t, s);
 	} else if (cl->timestamp) {
-		put_time(f, s->time, "%H:%M:%S\n");
+		put_time(f, s->time);
+		fputc('\n', f);
 	}
 	/*
 	 * libsmartcols writes JSON as a whole document: it goes to memory,

@@ -174,11 +174,12 @@ const char *msl_explain_rule(const struct msl_params *params,
 	return buf;
 }
 
-static void put_size(FILE *f, const char *fmt, uint64_t bytes)
+/* A size, right-aligned in @width columns (0: as it is). */
+static void put_size(FILE *f, int width, uint64_t bytes)
 {
 	char buf[MSL_SIZE_BUF];
 
-	fprintf(f, fmt, msl_size_fmt(bytes, buf, sizeof(buf)));
+	fprintf(f, "%*s", width, msl_size_fmt(bytes, buf, sizeof(buf)));
 }
 
 static void print_chain(FILE *f, const struct msl_params *params,
@@ -196,13 +197,16 @@ static void print_chain(FILE *f, const struct msl_params *params,
 		const struct msl_level *l = &chain->level[i];
 
 		fprintf(f, "  %10llu", (unsigned long long)l->cgroup_id);
-		put_size(f, " %9s", l->usage * page_size);
+		fputc(' ', f);
+		put_size(f, 9, l->usage * page_size);
 		/* v1 has no max: a limit beyond 4 EiB is as good as one. */
 		if ((l->src == MSL_LIMIT_SET || l->src == MSL_LIMIT_V1) &&
-		    l->soft_limit < (1ULL << 62) / page_size)
-			put_size(f, " %10s", l->soft_limit * page_size);
-		else
+		    l->soft_limit < (1ULL << 62) / page_size) {
+			fputc(' ', f);
+			put_size(f, 10, l->soft_limit * page_size);
+		} else {
 			fprintf(f, " %10s", l->src == MSL_LIMIT_UNSET ? "-" : "max");
+		}
 		fprintf(f, " %6s %5s ", msl_limit_src_name(l->src),
 			msl_level_over(params, l) ? "yes" : "no");
 		if (walk)
@@ -211,7 +215,7 @@ static void print_chain(FILE *f, const struct msl_params *params,
 			uint64_t e = msl_level_excess(params, l);
 
 			if (e)
-				put_size(f, "%9s", e * page_size);
+				put_size(f, 9, e * page_size);
 			else
 				fprintf(f, "%9s", "-");
 		}
@@ -240,7 +244,8 @@ void msl_explain_print(FILE *f, const struct msl_params *params,
 	print_chain(f, params, chain, page_size);
 	if (msl_policy_ops(params->policy)->weighs_excess) {
 		if (chain->excess_max) {
-			put_size(f, "largest excess now: %s", chain->excess_max * page_size);
+			fputs("largest excess now: ", f);
+			put_size(f, 0, chain->excess_max * page_size);
 			fputs(" (", f);
 			msl_put_cgroup(f, chain->excess_max_path);
 			fputs(")\n", f);
