@@ -60,11 +60,9 @@ static void normalize(const struct msl_cgfs *fs, const char *in, char *out,
 static int parse_line(const struct msl_cgfs *fs, char *line,
 		      const char *where, struct rule *r)
 {
-	const char *why;
-	char *p, *size;
-	bool is_max;
-	u64 bytes;
-	int ret;
+	char *p, *size, check[PATH_MAX + 64];
+	struct msl_rule rule;
+	const char *why = NULL;
 
 	/* A comment: # at the start of the line or after a blank. */
 	for (p = line; *p; p++)
@@ -84,19 +82,11 @@ static int parse_line(const struct msl_cgfs *fs, char *line,
 	}
 	size[-1] = '\0';
 	normalize(fs, trim(line), r->pattern, sizeof(r->pattern));
-	if (msl_pattern_check(r->pattern, &why)) {
-		msl_err("%sbad path or pattern '%s': %s", where, r->pattern,
-			why);
+	/* The module's own parser, on the line the module will get. */
+	snprintf(check, sizeof(check), "%s %s", r->pattern, size);
+	if (msl_rule_parse(check, &rule, &why) != 1) {
+		msl_err("%s%s: %s", where, r->pattern, why ? why : "empty rule");
 		return -1;
-	}
-	if (strcmp(size, "unset")) {
-		ret = msl_parse_size(size, &bytes, &is_max);
-		if (ret) {
-			msl_err("%sbad size '%s': %s", where, size,
-				ret == -ERANGE ? "out of range" :
-				"bytes with an optional K, M, G or T (powers of 1024), max or unset");
-			return -1;
-		}
 	}
 	r->size = size;
 	return 0;
