@@ -8,7 +8,9 @@
  * its limit as the cgroup is created (no daemon).  cgroup v1, or a module
  * without the rules file: the rules are applied to the cgroups that exist
  * now, the first rule that matches each one; later ones get nothing.
- * A rule that matches no cgroup yet is not an error.
+ * A rule that matches no cgroup yet is not an error; a rule "unset" leaves
+ * the limits of the cgroups it matches as they are (and keeps later rules
+ * from them), as the module does.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -253,6 +255,11 @@ static int apply_now(const struct msl_cgfs *fs, struct rules *rs,
 		if (!r || !msl_cg_has_memcg(fs, path))
 			continue;
 		r->matched++;
+		/* unset: this cgroup's limit is left as it is (rules.c). */
+		if (!strcmp(r->size, "unset")) {
+			printf("%s: left as it is (unset)\n", path);
+			continue;
+		}
 		snprintf(where, sizeof(where), "%s:%d: ", file, r->line);
 		if (msl_parse_change(&ch, path, r->size, where) ||
 		    msl_change_one(fs, &ch, where, &v2, dry_run, true))
@@ -325,8 +332,9 @@ const struct msl_cmd msl_cmd_apply = {
 	"Apply a file of \"PATTERN SIZE\" lines, by default " MSL_CONF_DEFAULT ":\n"
 	"PATTERN a cgroup path, '*' and '?' within one component, '**' for any\n"
 	"number of components (/system.slice/*.service 512M, /kubepods.slice/**\n"
-	"max); SIZE as set takes it, or unset; the first matching line decides;\n"
-	"# starts a comment.  A file with a bad line changes nothing.  cgroup v2:\n"
-	"the module keeps the rules and gives each new cgroup its limit as it is\n"
-	"created; cgroup v1: the cgroups that exist now.",
+	"max); SIZE as set takes it, or unset (leave them as they are); the first\n"
+	"matching line decides; # starts a comment.  A file with a bad line\n"
+	"changes nothing.  cgroup v2: the module keeps the rules and gives each\n"
+	"new cgroup its limit as it is created; cgroup v1: the cgroups that\n"
+	"exist now.",
 };
