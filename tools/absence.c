@@ -23,7 +23,20 @@
 #include "msl.h"
 
 #define REFUSING	MSL_MODULE_NAME ": refusing to load: "
+#define HOOKED		MSL_MODULE_NAME ": hooked "
 #define SIG_MAGIC	"~Module signature appended~\n"
+
+/* Where @needle last occurs in @log, -1 if nowhere. */
+static long last_pos(const char *log, const char *needle)
+{
+	const char *p = log, *hit = NULL;
+
+	while ((p = strstr(p, needle))) {
+		hit = p;
+		p += strlen(needle);
+	}
+	return hit ? (long)(hit - log) : -1;
+}
 
 /* The last line of @log containing @needle, into @buf; false if none. */
 static bool last_line_with(const char *log, const char *needle, char *buf,
@@ -86,8 +99,9 @@ void msl_absence_classify(const struct msl_absence_facts *f,
 			 MSL_MODULE_NAME, f->kernel, f->kernel);
 		return;
 	}
-	if (last_line_with(f->kmsg, MSL_MODULE_NAME ":", line, sizeof(line)) &&
-	    strstr(line, "refusing to load")) {
+	/* Refused, and not loaded since (it says "hooked" when it loads). */
+	if (f->kmsg && last_line_with(f->kmsg, REFUSING, line, sizeof(line)) &&
+	    last_pos(f->kmsg, REFUSING) > last_pos(f->kmsg, HOOKED)) {
 		out->why = MSL_ABSENT_REFUSED;
 		snprintf(out->detail, sizeof(out->detail), "%s", line);
 		snprintf(out->text, sizeof(out->text),

@@ -49,10 +49,14 @@ static void refused_at_load(void)
 	CHECK(a.why == MSL_ABSENT_REFUSED);
 	CHECK(!strcmp(a.detail, "memcg_softlimit: refusing to load: struct scan_control: no field priority"));
 	CHECK(strstr(a.text, "struct scan_control: no field priority") != NULL);
-	/* A later successful load line means the refusal is old news. */
+	/* A later successful load means the refusal is old news. */
 	a = classify("/m.ko", 1, NULL, false,
 		     "memcg_softlimit: refusing to load: x\nmemcg_softlimit: hooked shrink_node\n");
 	CHECK(a.why == MSL_ABSENT_NOT_LOADED);
+	/* Lines of its own after the refusal do not hide it. */
+	a = classify("/m.ko", 1, NULL, false,
+		     "memcg_softlimit: hooked a\nmemcg_softlimit: refusing to load: y\nmemcg_softlimit: cleaned up\n");
+	CHECK(a.why == MSL_ABSENT_REFUSED && strstr(a.text, ": y"));
 }
 
 static void key_not_enrolled(void)
