@@ -14,7 +14,7 @@
 [ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
 T=$MSL_TOOL
 S=$MSL_SCRATCH
-REASONS="policy_off targeted root below_threshold over ancestor_over nothing_eligible under sibling_over none_over excess_share"
+REASONS="policy_off targeted root below_threshold over ancestor_over nothing_eligible under sibling_over none_over excess_share retry"
 KINDS="kswapd direct proactive targeted"
 jrow() { grep -E "^\{\"id\":$2," "$1" | head -n 1; }
 jget() {

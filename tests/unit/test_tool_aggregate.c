@@ -416,6 +416,7 @@ static void prometheus_series(void)
 static void prometheus_file(void)
 {
 	char dir[] = "/tmp/msl-unit-prom.XXXXXX", file[PATH_MAX], *text;
+	char cmd[PATH_MAX + 64];
 	struct msl_prom o = { .id_label = true };
 	struct msl_table t = { 0 };
 	const char *why;
@@ -433,6 +434,9 @@ static void prometheus_file(void)
 	text = msl_read_all(file, NULL);
 	CHECK(text && strstr(text, "memcg_softlimit_decisions_total{cgroup=\"/a\",id=\"7\",reason=\"under\"} 12\n"));
 	free(text);
+	/* The guest tests' independent parser of the format agrees. */
+	snprintf(cmd, sizeof(cmd), "perl ../guest/prom-check.pl '%s' >&2", file);
+	CHECK(system(cmd) == 0);
 	/* The module gone: the same file replaced, no stale counters. */
 	CHECK(msl_write_prometheus(file, NULL, &o, &why) == 0);
 	text = msl_read_all(file, NULL);
