@@ -26,7 +26,7 @@ static const struct msl_optuse stat_opts[] = {
 	{ MSL_OPT_BYTES, NULL },
 	{ MSL_OPT_PROMETHEUS, "also write the totals to FILE (atomically) for node_exporter's textfile collector, memcg_softlimit_up 0 when the module is absent" },
 	{ MSL_OPT_ID_LABEL, NULL },
-	{ MSL_OPT_QUIET, "print nothing but errors (with --prometheus)" },
+	{ MSL_OPT_QUIET, "no tables (with --prometheus); errors and warnings still said" },
 	{ MSL_OPT_END, NULL },
 };
 
@@ -82,9 +82,8 @@ static int module_absent(const struct msl_cmdline *cl, const char *why)
 	}
 	if (write_prom(cl, NULL, why))
 		return MSL_EXIT_ERR;
-	if (!cl->quiet)
-		msl_warn("%s (wrote memcg_softlimit_up 0 to %s)", why,
-			 cl->prometheus);
+	/* Even with --quiet: the one line worth a journal entry. */
+	msl_warn("%s (wrote memcg_softlimit_up 0 to %s)", why, cl->prometheus);
 	return MSL_EXIT_OK;
 }
 

@@ -279,6 +279,8 @@ make_payload() {
 	rsync -a "$GUEST_SRC/" "$dir/guest/"
 	if [ -d "$BUILD/tools-bin" ]; then cp -a "$BUILD/tools-bin/." "$dir/bin/"; fi
 	if [ -d "$REPO/tools/bpftrace" ]; then cp -a "$REPO/tools/bpftrace" "$dir/bpftrace"; fi
+	# The units the tool's package installs (t-57 runs what they run).
+	if [ -d "$REPO/packaging/systemd" ]; then cp -a "$REPO/packaging/systemd" "$dir/systemd"; fi
 	# The module DKMS built for this kernel (tests/pkg/host.sh), for t-40-dkms-modprobe.
 	if [ -d "$BUILD/pkg/payload/$kver" ]; then cp -a "$BUILD/pkg/payload/$kver" "$dir/dkms"; fi
 	# The kernel's own selftests (selftests/<series>/test_memcontrol), built
