@@ -94,6 +94,7 @@ grep -v -e garbage -e justonefield -e 'a\*\*b' "$CONF" >"$CONF.good"
 echo "/W/*.service 512M" >>"$CONF.good"
 cg_create W
 tool 0 apply "$CONF.good"
+echo "---- memcg-softlimit apply limits.conf.good"; echo "$OUT"
 note "apply: $(tr '\n' '|' <<<"$OUT")"
 assert_eq "$(kernel_limit P)" 2147483648 "P after apply"
 tool 0 get /Q
@@ -136,6 +137,7 @@ tool 1 apply "$MSL_SCRATCH/conf/missing.conf"
 assert_true "missing file named" grep -q "cannot read .*missing.conf" <<<"$ERR"
 
 tool 0 status
+echo "---- memcg-softlimit status"; echo "$OUT"
 note "status: $(tr '\n' '|' <<<"$OUT")"
 assert_true "status: loaded" grep -q "^module: *loaded" <<<"$OUT"
 assert_true "status: cgroup version" grep -q "^cgroup: *v$MSL_CGROUP_VERSION" <<<"$OUT"
@@ -148,6 +150,7 @@ else
 	assert_true "status: classic hook in use" grep -q "^reclaim:.*through shrink_lruvec" <<<"$OUT"
 fi
 tool 0 status --json
+echo "---- memcg-softlimit status --json"; echo "$OUT"
 assert_true "status --json: loaded" grep -q '^{"loaded":true,"absent":null,' <<<"$OUT"
 assert_true "status --json: gate" grep -qE '"gate":"(progress|priority)"' <<<"$OUT"
 tool 0 get --json /P

@@ -116,6 +116,7 @@ expect 1 "$NL" stat --json 1 1
 expect 1 "$NL" top --batch 0.2 1
 out=$("$MSL_TOOL" status 2>&1)
 assert_eq "$?" 1 "status without the module"
+echo "---- memcg-softlimit status (no module for this kernel)"; echo "$out"
 assert_true "status says why" grep -qE "^module: +absent \(not_built\): $NL" <<<"$out"
 out=$("$MSL_TOOL" status --json 2>/dev/null)
 assert_true "status --json says why" grep -q '^{"loaded":false,"absent":"not_built","why":"no memcg_softlimit module' <<<"$out"
@@ -129,6 +130,7 @@ PROM=$MSL_SCRATCH/msl.prom
 printf 'memcg_softlimit_up 1\nmemcg_softlimit_decisions_total{cgroup="/P",reason="over"} 5\n' >"$PROM"
 "$MSL_TOOL" stat -q --prometheus "$PROM" 2>"$MSL_SCRATCH/err"
 assert_eq "$?" 0 "stat --prometheus without the module"
+echo "---- stat -q --prometheus (no module)"; cat "$PROM"
 assert_true "memcg_softlimit_up 0" grep -qx "memcg_softlimit_up 0" "$PROM"
 assert_false "no stale counters" grep -q decisions_total "$PROM"
 assert_true "the file says why" grep -qE "^# memcg-softlimit: $NL" "$PROM"
@@ -138,6 +140,7 @@ KDIR=/lib/modules/$(uname -r)/updates
 mkdir -p "$KDIR" && cp "$MSL_KO" "$KDIR/" || fail "cannot copy the module under $KDIR"
 insmod "$MSL_KO" test_field=no_such_field 2>/dev/null && fail "insmod with test_field=no_such_field loaded"
 out=$("$MSL_TOOL" status 2>&1)
+echo "---- memcg-softlimit status (refused at load)"; echo "$out"
 note "status after a refusal: $(grep '^module:' <<<"$out")"
 assert_true "status: refused, with the reason" grep -qE "^module: +absent \(refused\): memcg_softlimit refused to load on kernel .*no field no_such_field" <<<"$out"
 expect 1 "refused to load .*no field no_such_field" stat

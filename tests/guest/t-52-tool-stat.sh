@@ -207,12 +207,17 @@ pages=$(jget "$O" reclaimed_total)
 assert_ge "$bytes" $((pages * $(getconf PAGESIZE))) "O's reclaimed bytes vs pages in stat --json"
 # -T and -c: the time in each table, only the cgroups below a prefix.
 "$T" stat -T -c /O -a >"$S/filtered.txt" || fail "stat -T -c /O failed"
+echo "---- memcg-softlimit stat -T -c /O -a"; cat "$S/filtered.txt"
+echo "---- memcg-softlimit stat -w"; "$T" stat -w
+echo "---- memcg-softlimit --prometheus (head)"; head -n 12 "$S/msl.prom"
 assert_true "stat -T: the time" grep -qE '^# [0-9]{2}:[0-9]{2}:[0-9]{2} snapshot' "$S/filtered.txt"
 assert_true "stat -c /O: O" grep -qE ' /O$' "$S/filtered.txt"
 assert_false "stat -c /O: no U" grep -qE ' /U$' "$S/filtered.txt"
 assert_true "stat --json: the time" grep -qE '^\{"source":"snapshot","delta":false,"time":[0-9]+\.[0-9]{3},' "$S/final.json"
 # --raw and -o: columns a script can split.
 "$T" stat --raw -o id,over,cgroup -c /O >"$S/raw.txt" || fail "stat --raw failed"
+echo "---- memcg-softlimit stat --raw -o id,over,cgroup -c /O"; cat "$S/raw.txt"
+echo "---- memcg-softlimit stat --json 1 1 (first lines)"; "$T" stat --json -c /O 0.5 1 | head -n 3
 assert_eq "$(head -n 1 "$S/raw.txt")" "ID OVER CGROUP" "stat --raw header"
 assert_eq "$(awk '$3 == "/O" { print $1 }' "$S/raw.txt")" "$ID_O" "stat --raw: O's id"
 assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"

@@ -73,6 +73,7 @@ assert_true "U's soft limit shown" grep -qE ' max +/U$' "$S/top.txt"
 assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"
 # JSON, one document a screen with its time; -c filters by path prefix.
 "$T" top --json -a -c /O 0.5 2 >"$S/top.json" 2>"$S/top.err" || fail "top --json failed: $(cat "$S/top.err")"
+echo "---- memcg-softlimit top --json -a -c /O 0.5 2"; cat "$S/top.json"
 assert_eq "$(grep -c '^{"time":[0-9.]*,"interval":0.500,"seq":' "$S/top.json")" 2 "top --json: two documents with their time"
 assert_true "top --json: O" grep -q '"cgroup": "/O"' "$S/top.json"
 assert_false "top --json -c /O: no U" grep -q '"cgroup": "/U"' "$S/top.json"

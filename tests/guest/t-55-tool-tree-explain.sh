@@ -38,7 +38,9 @@ assert_eq "$(tree_col S)" "unset no skip (under)" "tree: S (unset counts as 0, b
 assert_true "tree: the root" grep -qE '^/ .*reclaim \(root\)' "$S/tree.txt"
 assert_true "tree: drawn" grep -qE '^(├─|\|-)A +' "$S/tree.txt"
 assert_true "tree: decision totals" grep -q 'RECLAIM' "$S/tree.txt"
+echo "---- memcg-softlimit tree -o soft_limit,over,first_pass,cgroup"; cat "$S/tree.cols"
 "$T" tree --json -o cgroup,soft_limit,first_pass >"$S/tree.json" || fail "tree --json failed"
+echo "---- memcg-softlimit tree --json -o cgroup,soft_limit,first_pass"; cat "$S/tree.json"
 assert_true "tree --json: nested children" grep -q '"children": \[' "$S/tree.json"
 grep -A2 '"cgroup": "A1"' "$S/tree.json" | grep -q '"first_pass": "reclaim (over)"' ||
 	fail "tree --json: A1's first pass is not reclaim (over): $(grep -A2 '"cgroup": "A1"' "$S/tree.json" | tr -d '\n')"

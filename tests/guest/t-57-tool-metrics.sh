@@ -46,12 +46,14 @@ assert_true "O's decisions by path" grep -qE '^memcg_softlimit_decisions_total\{
 assert_false "no id label" grep -q 'id="' "$PROM"
 assert_true "bytes" grep -q '^memcg_softlimit_reclaimed_bytes_total' "$PROM"
 assert_eq "$(stat -c %a "$PROM")" 644 "readable by node_exporter's user"
+echo "---- the metrics file"; cat "$PROM"
 first=$(stat -c %i "$PROM")
 run_unit
 assert_ne "$(stat -c %i "$PROM")" "$first" "each run replaces the file (a new inode by rename)"
 
 msl_unload
 run_unit
+echo "---- the metrics file without the module"; cat "$PROM"
 note "without the module: $(grep -v '^# [HT]' "$PROM" | tr '\n' '|')"
 assert_true "up 0 without the module" grep -qx "memcg_softlimit_up 0" "$PROM"
 assert_false "no stale counters" grep -q '_total' "$PROM"

@@ -41,6 +41,8 @@ grep -qi lost "$S/record.log" && fail "trace-cmd lost events: $(grep -i lost "$S
 note "recording: $(stat -c %s "$REC") bytes, $(trace-cmd report -i "$REC" 2>/dev/null | grep -c ' decision: ') decisions"
 assert_le "$(stat -c %s "$REC")" $((4 * 1048576)) "the recording's size"
 
+echo "---- memcg-softlimit report sample.dat"; "$T" report "$REC"
+echo "---- memcg-softlimit report --snapshot -w sample.dat"; "$T" report --snapshot -w "$REC"
 # report agrees with trace-cmd's own reading of it.
 REPORT_CHECK_PREFIX=guest "$MSL_PAYLOAD/guest/report-check.sh" "$T" "$REC" >"$S/check.txt" 2>&1
 cat "$S/check.txt"
