@@ -218,8 +218,10 @@ static void fill(struct libscols_line *ln, size_t i, int base,
 	for (c = 0; c < t->cols.n; c++) {
 		switch (t->cols.idx[c]) {
 		case COL_CGROUP:
-			msl_scols_set(ln, c, n->depth == base ? n->path :
-				      strrchr(n->path, '/') + 1, t->cl->json);
+			/* Drawn as a tree: the name; --raw: the whole path. */
+			msl_scols_set(ln, c, n->depth == base || t->cl->raw ?
+				      n->path : strrchr(n->path, '/') + 1,
+				      t->cl->json);
 			break;
 		case COL_ID:
 			cell_u64(ln, c, n->id);

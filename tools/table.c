@@ -144,9 +144,11 @@ struct libscols_table *msl_scols_new(const struct msl_cmdline *cl,
 		for (j = 0; d->name[j] && j + 1 < sizeof(lower); j++)
 			lower[j] = (char)tolower((unsigned char)d->name[j]);
 		lower[j] = '\0';
+		/* --raw: no tree drawing, as lsblk --raw (a script reads it). */
 		col = scols_table_new_column(tb, cl->json ? lower : d->name,
-					     d->whint, d->flags |
-					     (d->number ? SCOLS_FL_RIGHT : 0));
+					     d->whint, (d->flags |
+					     (d->number ? SCOLS_FL_RIGHT : 0)) &
+					     ~(cl->raw ? SCOLS_FL_TREE : 0));
 		if (!col) {
 			scols_unref_table(tb);
 			return NULL;
