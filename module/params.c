@@ -114,6 +114,11 @@ module_param(test_field, charp, 0);
 MODULE_PARM_DESC(test_field,
 		 "Testing only: one more struct scan_control field that must resolve from BTF at load");
 
+static char *test_proto;
+module_param(test_proto, charp, 0);
+MODULE_PARM_DESC(test_proto,
+		 "Testing only: one more function that must be in BTF with shrink_lruvec's prototype at load");
+
 static bool test_blind;
 module_param(test_blind, bool, 0);
 MODULE_PARM_DESC(test_blind,
@@ -145,4 +150,9 @@ const char *msl_test_field(void)
 bool msl_test_blind(void)
 {
 	return test_blind;
+}
+
+const char *msl_test_proto(void)
+{
+	return test_proto;
 }

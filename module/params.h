@@ -10,6 +10,8 @@ bool msl_keep_v1_reclaim(void);
 /* Pages of targeted (limit) reclaim are counted too (off the hot path unless asked). */
 bool msl_count_targeted(void);
 const char *msl_test_field(void);
+/* Testing only: one more function to check in BTF, as shrink_lruvec. */
+const char *msl_test_proto(void);
 /* Testing only: the gate does not count the steps it sees (liveness). */
 bool msl_test_blind(void);
 

@@ -205,7 +205,7 @@ static int register_hook(struct hook *h)
 	const char *symbol = h->probe.symbol_name;
 	int ret;
 
-	ret = msl_verify_hook_proto(symbol);
+	ret = msl_verify_hook_proto(symbol, symbol);
 	if (ret)
 		return ret;
 	/*
@@ -271,6 +271,11 @@ int msl_probes_init(void)
 {
 	int i, ret;
 
+	if (msl_test_proto()) {
+		ret = msl_verify_hook_proto(msl_test_proto(), "shrink_lruvec");
+		if (ret)
+			return ret;
+	}
 #if MSL_HAVE_SHRINK_ONE
 	lru_young = msl_sc_memcg_lru_young();
 	if (lru_young < 0)

@@ -159,7 +159,8 @@ struct hook_proto {
 	const char *symbol;
 	u32 ret_kind;		/* BTF_KIND_UNKN: void */
 	u32 ret_size;
-	const char *params[4];	/* pointee struct names; "" for scalars */
+	/* Pointee struct names; "" for a scalar, "*" for a scalar's pointer. */
+	const char *params[4];
 	u32 nr_params;
 };
 
@@ -173,12 +174,12 @@ static const struct hook_proto hook_protos[] = {
 	{ "shrink_slab", BTF_KIND_INT, 8,
 	  { "", "", "mem_cgroup", "" }, 4 },
 	{ "mem_cgroup_soft_limit_reclaim", BTF_KIND_INT, 8,
-	  { "pglist_data", "", "", "" }, 4 },
+	  { "pglist_data", "", "", "*" }, 4 },
 	{ "memcg1_soft_limit_reclaim", BTF_KIND_INT, 8,
-	  { "pglist_data", "", "", "" }, 4 },
+	  { "pglist_data", "", "", "*" }, 4 },
 };
 
-int msl_verify_hook_proto(const char *symbol)
+int msl_verify_hook_proto(const char *symbol, const char *like)
 {
 	struct msl_btf_type_desc ret, params[4];
 	const struct hook_proto *want = NULL;
@@ -186,7 +187,7 @@ int msl_verify_hook_proto(const char *symbol)
 	int err;
 
 	for (i = 0; i < ARRAY_SIZE(hook_protos); i++)
-		if (!strcmp(hook_protos[i].symbol, symbol))
+		if (!strcmp(hook_protos[i].symbol, like))
 			want = &hook_protos[i];
 	if (WARN_ON(!want))
 		return -EINVAL;
@@ -204,15 +205,21 @@ int msl_verify_hook_proto(const char *symbol)
 	    (want->ret_kind != BTF_KIND_UNKN && ret.size != want->ret_size))
 		goto mismatch;
 	for (i = 0; i < nr; i++) {
-		if (!want->params[i][0]) {
-			if (params[i].kind == BTF_KIND_PTR ||
-			    params[i].kind == BTF_KIND_STRUCT)
+		const char *pointee = want->params[i];
+
+		if (!pointee[0]) {
+			if (params[i].kind != BTF_KIND_INT &&
+			    params[i].kind != BTF_KIND_ENUM)
 				goto mismatch;
-			continue;
-		}
-		if (params[i].kind != BTF_KIND_PTR || !params[i].ptr_name ||
-		    strcmp(params[i].ptr_name, want->params[i]))
+		} else if (params[i].kind != BTF_KIND_PTR) {
 			goto mismatch;
+		} else if (!strcmp(pointee, "*")) {
+			if (params[i].ptr_kind != BTF_KIND_INT)
+				goto mismatch;
+		} else if (!params[i].ptr_name ||
+			   strcmp(params[i].ptr_name, pointee)) {
+			goto mismatch;
+		}
 	}
 	return 0;
 mismatch:

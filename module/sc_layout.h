@@ -8,8 +8,11 @@
 struct mem_cgroup;
 
 int msl_sc_layout_init(void);
-/* Refuses the load, with a line naming @symbol, unless BTF has the prototype. */
-int msl_verify_hook_proto(const char *symbol);
+/*
+ * Refuses the load, with a line naming @symbol, unless BTF has it with the
+ * prototype the module expects of @like (a hooked function: @symbol).
+ */
+int msl_verify_hook_proto(const char *symbol, const char *like);
 /* shrink_one()'s "move to the youngest generation", or -ENOENT. */
 int msl_sc_memcg_lru_young(void);
 
