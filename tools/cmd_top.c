@@ -280,8 +280,7 @@ static int screen(FILE *f, const struct msl_table *t, const struct screen *s)
 		fill(ln, r, s);
 		shown++;
 	}
-	if (shown || cl->json)
-		scols_print_table(tb);
+	msl_scols_print(tb, cl, top_cols, &s->cols, out);
 	if (cl->json)
 		fflush(out);
 	scols_unref_table(tb);

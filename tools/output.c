@@ -236,8 +236,7 @@ int msl_print_text(FILE *f, const struct msl_table *t,
 		fill_row(ln, &t->rows[i], p);
 		rows++;
 	}
-	if (rows)
-		scols_print_table(tb);
+	msl_scols_print(tb, &text, defs, &p->cols, f);
 	scols_unref_table(tb);
 	if (!rows && !cl->raw && !cl->noheadings)
 		fprintf(f, "# no cgroup with decisions%s%s (--all lists every tracked cgroup)\n",

@@ -159,6 +159,23 @@ struct libscols_table *msl_scols_new(const struct msl_cmdline *cl,
 	return tb;
 }
 
+void msl_scols_print(struct libscols_table *tb, const struct msl_cmdline *cl,
+		     const struct msl_coldef *defs,
+		     const struct msl_cols *cols, FILE *f)
+{
+	size_t i;
+
+	if (scols_table_get_nlines(tb) || cl->json) {
+		scols_print_table(tb);
+		return;
+	}
+	if (cl->noheadings)
+		return;
+	for (i = 0; i < cols->n; i++)
+		fprintf(f, "%s%s", i ? " " : "", defs[cols->idx[i]].name);
+	fputc('\n', f);
+}
+
 int msl_scols_set(struct libscols_line *ln, size_t col, const char *s,
 		  bool json)
 {

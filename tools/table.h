@@ -49,6 +49,14 @@ struct libscols_table *msl_scols_new(const struct msl_cmdline *cl,
 				     const struct msl_coldef *defs,
 				     const struct msl_cols *cols, FILE *f);
 /*
+ * Prints @tb.  libsmartcols prints nothing for a table without lines: the
+ * header line is printed here then (unless --noheadings, --json), so that
+ * every screen of top has one.
+ */
+void msl_scols_print(struct libscols_table *tb, const struct msl_cmdline *cl,
+		     const struct msl_coldef *defs,
+		     const struct msl_cols *cols, FILE *f);
+/*
  * A cell's text as libsmartcols gets it: for JSON, bytes that are not
  * valid UTF-8 as the text \xNN (libsmartcols would write them as they
  * are, which is not JSON); else as is (it escapes them itself).

@@ -136,6 +136,16 @@ static void counters_table(void)
 	CHECK(!strncmp(buf, "CGROUP OVER\n", 12));
 	CHECK(strstr(buf, "\n/abcd 8\n") != NULL);
 	free(buf);
+
+	/* No rows: the header still, and why there is nothing below it. */
+	cl.raw = false;
+	msl_table_clear(&t);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CHECK(msl_print_text(f, &t, &p, &cl) == 0);
+	fclose(f);
+	CHECK(strstr(buf, "\nCGROUP OVER\n# no cgroup with decisions") != NULL);
+	free(buf);
 	msl_table_free(&t);
 }
 
