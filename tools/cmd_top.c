@@ -289,8 +289,9 @@ static int screen(FILE *f, const struct msl_table *t, const struct screen *s)
 		fputs(json && strchr(json, '{') ? strchr(json, '{') + 1 :
 		      "\"cgroups\":[]}\n", f);
 		free(json);
-	} else if (!shown && !cl->raw)
+	} else if (!shown && !cl->raw) {
 		fprintf(f, "(no reclaim decisions in this interval)\n");
+	}
 	return 0;
 }
 

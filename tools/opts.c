@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,32 +158,60 @@ static int parse_count(const char *s, long *count)
 	return errno || end == s || *end || *count <= 0 ? -EINVAL : 0;
 }
 
+/* The options that only switch something on, and where. */
+static const struct {
+	enum msl_optid id;
+	size_t offset;
+} flags[] = {
+	{ MSL_OPT_ALL, offsetof(struct msl_cmdline, all) },
+	{ MSL_OPT_BYTES, offsetof(struct msl_cmdline, bytes) },
+	{ MSL_OPT_JSON, offsetof(struct msl_cmdline, json) },
+	{ MSL_OPT_DRY_RUN, offsetof(struct msl_cmdline, dry_run) },
+	{ MSL_OPT_QUIET, offsetof(struct msl_cmdline, quiet) },
+	{ MSL_OPT_REVERSE, offsetof(struct msl_cmdline, reverse) },
+	{ MSL_OPT_TIMESTAMP, offsetof(struct msl_cmdline, timestamp) },
+	{ MSL_OPT_WIDE, offsetof(struct msl_cmdline, wide) },
+	{ MSL_OPT_RAW, offsetof(struct msl_cmdline, raw) },
+	{ MSL_OPT_NOHEADINGS, offsetof(struct msl_cmdline, noheadings) },
+	{ MSL_OPT_ID_LABEL, offsetof(struct msl_cmdline, id_label) },
+	{ MSL_OPT_BATCH, offsetof(struct msl_cmdline, batch) },
+	{ MSL_OPT_NO_COUNTERS, offsetof(struct msl_cmdline, no_counters) },
+	{ MSL_OPT_SNAPSHOT, offsetof(struct msl_cmdline, snapshot) },
+	{ MSL_OPT_BETWEEN, offsetof(struct msl_cmdline, between) },
+	{ MSL_OPT_IDS, offsetof(struct msl_cmdline, ids) },
+};
+
+static bool *flag_of(int id, struct msl_cmdline *cl)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(flags); i++)
+		if ((int)flags[i].id == id)
+			return (bool *)((char *)cl + flags[i].offset);
+	return NULL;
+}
+
 /* One option's value into @cl: -1 to go on, else the exit status. */
 static int take(const struct msl_cmd *cmd, int id, const char *arg,
 		struct msl_cmdline *cl)
 {
+	bool *flag = flag_of(id, cl);
 	int policy;
 
+	if (flag) {
+		*flag = true;
+		return -1;
+	}
 	switch (id) {
-	case MSL_OPT_ALL: cl->all = true; break;
-	case MSL_OPT_BYTES: cl->bytes = true; break;
-	case MSL_OPT_JSON: cl->json = true; break;
-	case MSL_OPT_DRY_RUN: cl->dry_run = true; break;
-	case MSL_OPT_QUIET: cl->quiet = true; break;
-	case MSL_OPT_REVERSE: cl->reverse = true; break;
-	case MSL_OPT_TIMESTAMP: cl->timestamp = true; break;
-	case MSL_OPT_WIDE: cl->wide = true; break;
-	case MSL_OPT_RAW: cl->raw = true; break;
-	case MSL_OPT_NOHEADINGS: cl->noheadings = true; break;
-	case MSL_OPT_ID_LABEL: cl->id_label = true; break;
-	case MSL_OPT_BATCH: cl->batch = true; break;
-	case MSL_OPT_NO_COUNTERS: cl->no_counters = true; break;
-	case MSL_OPT_SNAPSHOT: cl->snapshot = true; break;
-	case MSL_OPT_BETWEEN: cl->between = true; break;
-	case MSL_OPT_IDS: cl->ids = true; break;
-	case MSL_OPT_CGROUP: cl->cgroup = arg; break;
-	case MSL_OPT_OUTPUT: cl->output = arg; break;
-	case MSL_OPT_PROMETHEUS: cl->prometheus = arg; break;
+	case MSL_OPT_CGROUP:
+		cl->cgroup = arg;
+		break;
+	case MSL_OPT_OUTPUT:
+		cl->output = arg;
+		break;
+	case MSL_OPT_PROMETHEUS:
+		cl->prometheus = arg;
+		break;
 	case MSL_OPT_SORT:
 		if (msl_sort_parse(arg, &cl->sort))
 			return msl_usage_error(cmd, "bad sort key '%s': one of %s",
