@@ -321,6 +321,10 @@ int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 			return msl_usage_error(cmd, "option %s needs an argument",
 					       argv[optind - 1]);
 		if (c == '?') {
+			/* "-5": someone meant a number; none is negative. */
+			if (optopt >= '0' && optopt <= '9')
+				return msl_usage_error(cmd, "unknown option '-%c': no SIZE, INTERVAL or COUNT is negative",
+						       optopt);
 			if (optopt)
 				return msl_usage_error(cmd, "unknown option '-%c'",
 						       optopt);

@@ -43,13 +43,18 @@ bool msl_print_shows(const struct msl_row *r, const struct msl_print *p)
 	return !p->cgroup || msl_path_under(p->cgroup, r->path);
 }
 
-/* Column layout: fixed ones, then one per reason, then per kind. */
+/*
+ * Column layout, in the order -w shows them: the verdicts, one per
+ * reason, the pages, per kind, and the path last (it is as long as it is).
+ */
 enum {
-	COL_ID, COL_RECLAIM, COL_SKIP, COL_SCANNED, COL_RECLAIMED, COL_CGROUP,
+	COL_ID, COL_RECLAIM, COL_SKIP,
 	COL_REASON0,
-	COL_SCANNED0 = COL_REASON0 + MSL_NR_REASONS,
+	COL_SCANNED = COL_REASON0 + MSL_NR_REASONS, COL_RECLAIMED,
+	COL_SCANNED0,
 	COL_RECLAIMED0 = COL_SCANNED0 + MSL_NR_KINDS,
-	NR_COLS = COL_RECLAIMED0 + MSL_NR_KINDS,
+	COL_CGROUP = COL_RECLAIMED0 + MSL_NR_KINDS,
+	NR_COLS,
 };
 
 static char col_names[NR_COLS][40];
@@ -107,8 +112,6 @@ const struct msl_coldef *msl_counter_columns(size_t *n)
 		def(COL_RECLAIMED0 + k, col_names[COL_RECLAIMED0 + k],
 		    col_helps[COL_RECLAIMED0 + k], true);
 	}
-	/* The path last and left: it is as long as it is. */
-	coldefs[COL_CGROUP].flags = 0;
 	return coldefs;
 }
 
@@ -195,7 +198,7 @@ static void fill_row(struct libscols_line *ln, const struct msl_row *r,
 		else if (col == COL_CGROUP)
 			msl_scols_set(ln, i, p->no_paths ? "-" :
 				      r->path ? r->path : "(removed)", false);
-		else if (col < COL_SCANNED0)
+		else if (col < COL_SCANNED)
 			cell_u64(ln, i, c->decisions[col - COL_REASON0]);
 		else if (col < COL_RECLAIMED0)
 			cell_pages(ln, i, c->scanned[col - COL_SCANNED0],

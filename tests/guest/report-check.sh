@@ -24,17 +24,17 @@ fi
 result report_runs $((! $?)) "$(head -c 200 "$W/err")"
 
 # What trace-cmd says: "ID REASON N" and "ID KIND scanned reclaimed".
-awk '/ decision: / { id = ""; r = "";
+awk '/ decision: +cgroup_id=/ { id = ""; r = "";
 		for (i = 1; i <= NF; i++) { split($i, kv, "=");
 			if (kv[1] == "cgroup_id") id = kv[2]; if (kv[1] == "reason") r = kv[2] }
 		n[id " " r]++ }
 	END { for (k in n) print k, n[k] }' "$W/text" | sort >"$W/want.decisions"
-awk '/ reclaimed: / { id = ""; k = ""; s = 0; r = 0;
+awk '/ reclaimed: +cgroup_id=/ { id = ""; k = ""; s = 0; r = 0;
 		for (i = 1; i <= NF; i++) { split($i, kv, "=");
 			if (kv[1] == "cgroup_id") id = kv[2]; if (kv[1] == "kind") k = kv[2];
 			if (kv[1] == "nr_scanned") s = kv[2]; if (kv[1] == "nr_reclaimed") r = kv[2] }
 		sc[id " " k] += s; rc[id " " k] += r }
-	END { for (x in sc) print x, sc[x], rc[x] }' "$W/text" | sort >"$W/want.pages"
+	END { for (x in sc) if (sc[x] || rc[x]) print x, sc[x], rc[x] }' "$W/text" | sort >"$W/want.pages"
 
 # What the tool says, from its JSON (one cgroup a line).
 perl -ne 'next unless /^\{"id":(\d+),/; my $id = $1;
@@ -53,13 +53,14 @@ cmp -s "$W/want.pages" "$W/got.pages"
 result pages_by_cgroup_and_kind $((! $?)) "$(diff "$W/want.pages" "$W/got.pages" | head -n 6 | tr '\n' ' ')"
 
 # The last snapshot: every field of every row, as trace-cmd prints it.
-seq=$(sed -nE 's/.* snapshot_done: seq=([0-9]+) .*/\1/p' "$W/text" | tail -n 1)
+# (trace-cmd pads event names: "snapshot_done:   seq=2 ...")
+seq=$(sed -nE 's/.* snapshot_done: +seq=([0-9]+) .*/\1/p' "$W/text" | tail -n 1)
 if [ -z "$seq" ]; then
 	result last_snapshot 0 "no snapshot_done in $FILE"
 	exit 0
 fi
 "$TOOL" report --snapshot --json -a --ids "$FILE" >"$W/snap.json" 2>>"$W/err"
-grep " snapshot: seq=$seq " "$W/text" | perl -ne 'my %f = /(\w+)=(\d+)/g;
+grep -E " snapshot: +seq=$seq " "$W/text" | perl -ne 'my %f = /(\w+)=(\d+)/g;
 	for my $k (sort keys %f) { print "$f{cgroup_id} $k $f{$k}\n" unless $k =~ /^(seq|cgroup_id)$/ }' |
 	sort >"$W/want.snap"
 perl -ne 'next unless /^\{"id":(\d+),/; my $id = $1;
@@ -69,7 +70,7 @@ perl -ne 'next unless /^\{"id":(\d+),/; my $id = $1;
 	my %s = $s =~ /"(\w+)":(\d+)/g; print "$id scanned_$_ $s{$_}\n" for keys %s;
 	my %r = $r =~ /"(\w+)":(\d+)/g; print "$id reclaimed_$_ $r{$_}\n" for keys %r' "$W/snap.json" |
 	sort >"$W/got.snap"
-rows=$(grep -c " snapshot: seq=$seq " "$W/text")
+rows=$(grep -cE " snapshot: +seq=$seq " "$W/text")
 result last_snapshot_has_rows $((rows > 0)) "snapshot $seq has no rows"
 cmp -s "$W/want.snap" "$W/got.snap"
 result last_snapshot_every_field $((! $?)) "$(diff "$W/want.snap" "$W/got.snap" | head -n 6 | tr '\n' ' ')"

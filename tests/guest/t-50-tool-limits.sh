@@ -94,8 +94,9 @@ grep -v -e garbage -e justonefield -e 'a\*\*b' "$CONF" >"$CONF.good"
 echo "/W/*.service 512M" >>"$CONF.good"
 cg_create W
 tool 0 apply "$CONF.good"
-echo "---- memcg-softlimit apply limits.conf.good"; echo "$OUT"
-note "apply: $(tr '\n' '|' <<<"$OUT")"
+APPLIED=$OUT
+echo "---- memcg-softlimit apply limits.conf.good"; echo "$APPLIED"
+note "apply: $(tr '\n' '|' <<<"$APPLIED")"
 assert_eq "$(kernel_limit P)" 2147483648 "P after apply"
 tool 0 get /Q
 assert_eq "$OUT" max "Q after apply: a rule 'unset' leaves its limit as it is"
@@ -106,15 +107,15 @@ cg_create W/a.service
 cg_create W/b.scope
 if [ "$MSL_CGROUP_VERSION" = 2 ]; then
 	# The module gives each new cgroup its rule's limit as it is made.
-	assert_true "rules loaded in one write" grep -q "^loaded 5 rules into /proc/memcg_softlimit/rules" <<<"$OUT"
-	assert_true "/nope: none now, the rule waits" grep -q "^/nope 1G: 0 cgroups now" <<<"$OUT"
+	assert_true "rules loaded in one write" grep -q "^loaded 5 rules into /proc/memcg_softlimit/rules" <<<"$APPLIED"
+	assert_true "/nope: none now, the rule waits" grep -q "^/nope 1G: 0 cgroups now" <<<"$APPLIED"
 	assert_eq "$(kernel_limit nope)" 1073741824 "/nope made after apply: its limit from the rule"
 	assert_eq "$(kernel_limit W/a.service)" 536870912 "/W/a.service made after apply: 512M by pattern"
 	assert_eq "$(kernel_limit W/b.scope)" unset "/W/b.scope matches no rule"
 	assert_true "the rules in force" grep -q "^/W/\*.service 512M" /proc/memcg_softlimit/rules
 else
 	# cgroup v1: the cgroups that exist when apply runs.
-	assert_true "/nope said, not failed" grep -q "^/nope 1G: no such cgroup now (cgroup v1" <<<"$OUT"
+	assert_true "/nope said, not failed" grep -q "^/nope 1G: no such cgroup now (cgroup v1" <<<"$APPLIED"
 	assert_eq "$(kernel_limit nope)" unset "v1: /nope made after apply has no limit yet"
 	tool 0 apply "$CONF.good"
 	assert_eq "$(kernel_limit nope)" 1073741824 "v1: /nope after a second apply"

@@ -52,7 +52,7 @@ expect 1 "no such cgroup: /nope" get /nope
 expect 1 "no such cgroup: /P/nope/deeper" unset /P/nope/deeper
 expect 2 "bad size 'lots': bytes with an optional K, M, G or T" set /P lots
 expect 2 "bad size '1Q'" set /P 1Q
-expect 2 "bad size '-5'" set /P -5
+expect 2 "unknown option '-5': no SIZE, INTERVAL or COUNT is negative" set /P -5
 expect 2 "bad size '1.5G'" set /P 1.5G
 expect 2 "bad size '99999999999999999999': out of range" set /P 99999999999999999999
 expect 2 "bad size ''" set /P ""

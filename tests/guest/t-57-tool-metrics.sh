@@ -37,8 +37,12 @@ run_unit() {
 
 msl_load
 cg_create O
+cg_create S
 "$MSL_TOOL" set /O 1M || fail "set /O"
+# O's page cache, over its 1M, then global pressure: O is reclaimed as over.
 stream_sparse O 64
+root_pressure 32
+wait_reclaim_quiet
 run_unit
 assert_eq "$RUN_OUT" "" "--quiet prints nothing"
 assert_true "up 1 with the module" grep -qx "memcg_softlimit_up 1" "$PROM"

@@ -107,6 +107,8 @@ static void usage_errors_say_what(void)
 	CHECK(strstr(errbuf, "unexpected argument 'extra'"));
 	CHECK(parse(&stat_like, "stat -x", &cl) == MSL_EXIT_USAGE);
 	CHECK(strstr(errbuf, "unknown option '-x'"));
+	CHECK(parse(&path_like, "set /P -5", &cl) == MSL_EXIT_USAGE);
+	CHECK(strstr(errbuf, "unknown option '-5': no SIZE, INTERVAL or COUNT is negative"));
 	CHECK(parse(&stat_like, "stat --bogus", &cl) == MSL_EXIT_USAGE);
 	CHECK(strstr(errbuf, "unknown option '--bogus'"));
 	/* An option of the vocabulary this command does not take. */
