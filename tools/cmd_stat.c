@@ -133,6 +133,8 @@ static int cmd_stat(const struct msl_cmdline *cl)
 		}
 		pr.time = now();
 		msl_table_resolve_fresh(&cur, &map, &fs);
+		/* By path: the file reads the same way from one run to the next. */
+		msl_table_sort(&cur, MSL_SORT_PATH, false);
 		if (cl->prometheus && write_prom(cl, &cur, NULL))
 			goto out;
 		out = &cur;

@@ -235,7 +235,7 @@ static int screen(FILE *f, const struct msl_table *t, const struct screen *s)
 	struct libscols_table *tb;
 	struct libscols_line *ln;
 	size_t i, shown = 0, json_len = 0;
-	char *json = NULL;
+	char *json = NULL, *p;
 	FILE *out = f;
 
 	if (cl->json) {
@@ -286,8 +286,9 @@ static int screen(FILE *f, const struct msl_table *t, const struct screen *s)
 	scols_unref_table(tb);
 	if (cl->json) {
 		fclose(out);
-		fputs(json && strchr(json, '{') ? strchr(json, '{') + 1 :
-		      "\"cgroups\":[]}\n", f);
+		/* (its members, without the opening brace and blanks) */
+		p = json ? strchr(json, '{') : NULL;
+		fputs(p ? p + 1 + strspn(p + 1, " \n") : "\"cgroups\":[]}\n", f);
 		free(json);
 	} else if (!shown && !cl->raw) {
 		fprintf(f, "(no reclaim decisions in this interval)\n");
@@ -304,6 +305,7 @@ static int cmd_top(const struct msl_cmdline *cl)
 	struct screen s = { .cl = cl, .v2 = &v2 };
 	bool batch = cl->batch || cl->json;
 	struct msl_module m;
+	struct timespec now;
 	struct msl_cgfs fs;
 	const char *why;
 	int ret;
@@ -349,7 +351,8 @@ static int cmd_top(const struct msl_cmdline *cl)
 			msl_err("%s", why);
 			goto out;
 		}
-		s.time = (double)time(NULL);
+		clock_gettime(CLOCK_REALTIME, &now);
+		s.time = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 		if (msl_table_delta(&delta, &cur, &prev) ||
 		    msl_table_copy(&prev, &cur)) {
 			msl_err("out of memory");
