@@ -55,7 +55,12 @@ static bool last_line_with(const char *log, const char *needle, char *buf,
 	end = strchr(hit, '\n');
 	if (!end)
 		end = hit + strlen(hit);
-	/* Without the "[  12.345678] " of the kernel log. */
+	/*
+	 * Without the "<5>" and "[  12.345678] " of the kernel log
+	 * (SYSLOG_ACTION_READ_ALL gives both).
+	 */
+	if (*start == '<' && strchr(start, '>') && strchr(start, '>') < end)
+		start = strchr(start, '>') + 1;
 	if (*start == '[' && strchr(start, ']') && strchr(start, ']') < end)
 		start = strchr(start, ']') + 1;
 	while (*start == ' ')

@@ -10,10 +10,11 @@
 
 static const char refused_log[] =
 	"[    1.000000] memcg_softlimit: hooked shrink_node\n"
-	"[    2.500000] memcg_softlimit: refusing to load: struct scan_control: no field priority\n"
+	"<3>[    2.500000] memcg_softlimit: refusing to load: struct scan_control: no field priority\n"
 	"[    3.000000] other: noise\n";
+/* As SYSLOG_ACTION_READ_ALL gives it: with the level. */
 static const char lockdown_log[] =
-	"[    1.2] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n";
+	"<5>[    1.2] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n";
 static const char key_log[] =
 	"[    1.2] Loading of module with unavailable key is rejected\n";
 
@@ -67,6 +68,7 @@ static void key_not_enrolled(void)
 		     lockdown_log);
 	CHECK(a.why == MSL_ABSENT_LOCKDOWN);
 	CHECK(strstr(a.text, "Secure Boot lockdown") && strstr(a.text, "mokutil"));
+	CHECK(!strcmp(a.detail, "Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7"));
 	a = classify("/m.ko", 1, "none [integrity] confidentiality", false,
 		     key_log);
 	CHECK(a.why == MSL_ABSENT_LOCKDOWN);
