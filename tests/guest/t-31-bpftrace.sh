@@ -100,4 +100,15 @@ out=$MSL_SCRATCH/skips-per-second.bt.out
 got=$(sed -nE "s/^@total\[$idb\]: ([0-9]+)/\1/p" "$out")
 assert_eq "$got" "$(delta "$idb" under)" "skips-per-second.bt: B's total vs snapshot"
 assert_ge "$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' "$out")" 2 "per-second lines"
+note "paths: $(grep -h '^cgroup ' "$MSL_SCRATCH"/decisions-by-reason.bt.out | head -n 6 | tr '\n' '|')"
+# Each script names the cgroups it met by path, once each (cgroup_path()).
+case $MSL_CGROUP_VERSION in 1) H=memory ;; *) H=unified ;; esac
+for s in decisions-by-reason.bt top-skipped.bt skips-per-second.bt; do
+	out=$MSL_SCRATCH/$s.out
+	assert_true "$s names A1 by path" grep -qE "^cgroup $ida1 is (.*[^a-z_])?$H:/A/A1([^A-Za-z0-9_./-]|\$)" "$out"
+	assert_true "$s names B by path" grep -qE "^cgroup $idb is (.*[^a-z_])?$H:/B([^A-Za-z0-9_./-]|\$)" "$out"
+	assert_eq "$(grep -c "^cgroup $idb is " "$out")" 1 "$s names B once"
+done
+out=$MSL_SCRATCH/reclaimed-hist.bt.out
+assert_true "reclaimed-hist.bt names A1 by path" grep -qE "^cgroup $ida1 is (.*[^a-z_])?$H:/A/A1([^A-Za-z0-9_./-]|\$)" "$out"
 msl_unload
