@@ -99,7 +99,8 @@ printf '/P 20M\n/nope 1G\n' >"$MSL_SCRATCH/good.conf"
 # the guest the module is insmod'ed from the payload, so /lib/modules has
 # none for this kernel: "not built".
 msl_unload
-NL="no memcg_softlimit module for the running kernel $(uname -r) .*not built for it"
+# (uname -r as a regular expression: 6.12's has a "+")
+NL="no memcg_softlimit module for the running kernel $(uname -r | sed 's/[.+]/\\&/g') .*not built for it"
 if [ "$MSL_CGROUP_VERSION" = 2 ]; then
 	expect 1 "$NL" set /P 1G
 	expect 1 "$NL" get /P
