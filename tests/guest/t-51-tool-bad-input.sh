@@ -148,7 +148,8 @@ expect 1 "refused to load .*no field no_such_field" stat
 msl_load
 msl_unload
 out=$("$MSL_TOOL" status 2>&1)
-assert_true "status: merely not loaded" grep -qE "^module: +absent \(not_loaded\): module not loaded: run modprobe memcg_softlimit \($KDIR/memcg_softlimit.ko" <<<"$out"
+KDIR_RE=$(sed 's/[.+]/\\&/g' <<<"$KDIR")
+assert_true "status: merely not loaded" grep -qE "^module: +absent \(not_loaded\): module not loaded: run modprobe memcg_softlimit \($KDIR_RE/memcg_softlimit.ko" <<<"$out"
 rm -f "$KDIR/memcg_softlimit.ko"
 rmdir "$KDIR" 2>/dev/null
 assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"
