@@ -19,12 +19,19 @@ apply_limits 1
 ida1=$(cg_id A/A1)
 idb=$(cg_id B)
 
-# run_bt SCRIPT OUT: start a script, wait until it is attached.
+# run_bt SCRIPT OUT: start a script, wait until it is attached (bpftrace
+# compiles it with LLVM first: 5-10 s each under TCG).
 run_bt() {
+	local t0=$SECONDS
 	bpftrace "$BT/$1" >"$2" 2>&1 &
 	BT_PID=$!
-	wait_until 240 grep -q 'Ctrl-C' "$2" ||
-		fail "$1 did not attach: $(head -c 400 "$2")"
+	if ! wait_until 180 grep -q 'Ctrl-C' "$2"; then
+		# Where it was, for the report.
+		note "$1: $(tr '\0' ' ' <"/proc/$BT_PID/cmdline" 2>/dev/null) state $(awk '{print $3}' "/proc/$BT_PID/stat" 2>/dev/null) wchan $(cat "/proc/$BT_PID/wchan" 2>/dev/null) utime+stime $(awk '{print $14 + $15}' "/proc/$BT_PID/stat" 2>/dev/null) ticks"
+		note "meminfo: $(grep -E '^(MemFree|Cached|SUnreclaim|SReclaimable):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
+		fail "$1 did not attach in 180 s: $(head -c 400 "$2")"
+	fi
+	note "$1 attached in $((SECONDS - t0)) s"
 }
 stop_bt() {
 	kill -INT "$BT_PID"
