@@ -62,36 +62,36 @@ TRACE=$MSL_SCRATCH/trace.default
 trace_dump >"$TRACE"
 
 if [ "$POLICY_ROUNDS" = 1 ]; then
-echo 12 >"$PARAMS/priority_threshold"
-echo zero >"$PARAMS/unset"
-reset_tree
-apply_limits "$CASE"
-trace_clear
-trace_enable memcg_softlimit/decision
-run_round literal
-trace_disable memcg_softlimit/decision
-trace_dump >"$MSL_SCRATCH/trace.literal"
-echo auto >"$PARAMS/priority_threshold"
-echo inherit >"$PARAMS/unset"
-
-# Rounds "walk" and "excess": the other policies (README "Policies") at
-# the default gate.  S has no soft limit and none above it, so it is
-# eligible: walk weighs it as over (its whole usage the excess) and
-# reclaims S and whatever else is over at the top, skipping its
-# siblings; excess weighs S's whole usage as its excess.
-for policy in walk excess; do
-	echo "$policy" >"$PARAMS/policy" || fail "cannot set policy $policy"
+	echo 12 >"$PARAMS/priority_threshold"
+	echo zero >"$PARAMS/unset"
 	reset_tree
 	apply_limits "$CASE"
-	for cg in A A/A1 A/A2 B; do
-		ID[$policy:$cg]=$(cg_id "$cg")
-	done
 	trace_clear
 	trace_enable memcg_softlimit/decision
-	run_round "$policy"
+	run_round literal
 	trace_disable memcg_softlimit/decision
-	trace_dump >"$MSL_SCRATCH/trace.$policy"
-done
+	trace_dump >"$MSL_SCRATCH/trace.literal"
+	echo auto >"$PARAMS/priority_threshold"
+	echo inherit >"$PARAMS/unset"
+
+	# Rounds "walk" and "excess": the other policies (README "Policies") at
+	# the default gate.  S has no soft limit and none above it, so it is
+	# eligible: walk weighs it as over (its whole usage the excess) and
+	# reclaims S and whatever else is over at the top, skipping its
+	# siblings; excess weighs S's whole usage as its excess.
+	for policy in walk excess; do
+		echo "$policy" >"$PARAMS/policy" || fail "cannot set policy $policy"
+		reset_tree
+		apply_limits "$CASE"
+		for cg in A A/A1 A/A2 B; do
+			ID[$policy:$cg]=$(cg_id "$cg")
+		done
+		trace_clear
+		trace_enable memcg_softlimit/decision
+		run_round "$policy"
+		trace_disable memcg_softlimit/decision
+		trace_dump >"$MSL_SCRATCH/trace.$policy"
+	done
 fi
 msl_unload
 
