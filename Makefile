@@ -91,8 +91,11 @@ install-module: modules
 
 install-config:
 	install -D -m 0644 packaging/modprobe.d/memcg-softlimit.conf $(DESTDIR)/etc/modprobe.d/memcg-softlimit.conf
-	install -D -m 0644 packaging/modules-load.d/memcg-softlimit.conf $(DESTDIR)/usr/lib/modules-load.d/memcg-softlimit.conf
+	install -D -m 0644 packaging/systemd/memcg-softlimit-load.service $(DESTDIR)/lib/systemd/system/memcg-softlimit-load.service
 	install -D -m 0644 packaging/systemd/memcg-softlimit.service $(DESTDIR)/lib/systemd/system/memcg-softlimit.service
+	install -D -m 0644 packaging/udev/60-memcg-softlimit.rules $(DESTDIR)/lib/udev/rules.d/60-memcg-softlimit.rules
+	install -D -m 0755 packaging/kernel/memcg-softlimit $(DESTDIR)/etc/kernel/postinst.d/memcg-softlimit
+	install -D -m 0755 packaging/kernel/memcg-softlimit $(DESTDIR)/etc/kernel/header_postinst.d/memcg-softlimit
 	if [ ! -e $(DESTDIR)/etc/memcg-softlimit.conf ]; then \
 		install -D -m 0644 packaging/memcg-softlimit.conf $(DESTDIR)/etc/memcg-softlimit.conf; fi
 
