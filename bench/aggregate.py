@@ -116,12 +116,18 @@ def iso_table(iso, variant, labels=None, names=None):
     return head + "\n" + "\n".join(rows)
 
 
+def threshold_value(text):
+    """priority_threshold as a number: "auto" (the progress gate) sorts
+    and plots beside 12, as 13."""
+    return 13 if text == "auto" else int(text)
+
+
 def label_order(label):
     order = list(MODE_NAMES)
     if label in order:
         return (0, order.index(label))
     if label.startswith("threshold="):
-        return (1, -int(label.split("=")[1]))
+        return (1, -threshold_value(label.split("=")[1]))
     return (2, label)
 
 
@@ -134,9 +140,12 @@ def fg_index(recs):
     return fg
 
 
-GATED = ("shrink_lruvec", "try_to_shrink_lruvec")
-HANDLERS = ("shrink_lruvec_pre", "try_to_shrink_lruvec_pre")
-ACCOUNT = ("account_entry_classic", "account_entry_mglru")
+# The names the functions had in each version of the module: records of
+# older runs keep theirs (try_to_shrink_lruvec, the handlers that decided).
+GATED = ("shrink_lruvec", "shrink_one", "try_to_shrink_lruvec")
+HANDLERS = ("msl_gate_step", "shrink_lruvec_pre", "try_to_shrink_lruvec_pre")
+ACCOUNT = ("account_entry_lruvec", "account_entry_one", "account_entry_classic", "account_entry_mglru")
+STUBS = ("skip_shrink_lruvec", "skip_shrink_one", "skip_try_to_shrink_lruvec")
 
 
 def pick(fg, cfg, label, names):
@@ -163,7 +172,7 @@ def overhead_rows(recs):
         g1 = pick(fg, c, "loaded", GATED)
         h = pick(fg, c, "handlers", HANDLERS)
         floor = pick(fg, c, "handlers", ("shrink_node_pre",))
-        stub = pick(fg, c, "handlers", ("skip_shrink_lruvec", "skip_try_to_shrink_lruvec"))
+        stub = pick(fg, c, "handlers", STUBS)
         a_in = pick(fg, c, "accounting", ACCOUNT)
         a_ret = pick(fg, c, "accounting", ("account_return",))
         ratios = [p["loaded"] / p["unloaded"] for p in thr[c].values() if "loaded" in p and "unloaded" in p]
@@ -354,14 +363,17 @@ def plots(d, iso, sweep, scale, anon, iso_read):
     if cfgs:
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
         for c in cfgs:
-            ts = sorted([int(k[2].split("=")[1]) for k in sweep if k[0] == c and k[2].startswith("threshold=")],
-                        reverse=True)
+            ts = sorted([k[2].split("=")[1] for k in sweep if k[0] == c and k[2].startswith("threshold=")],
+                        key=threshold_value, reverse=True)
             k = next(k for k in sweep if k[0] == c)
             for ax, met in ((a1, "kept_pct"), (a2, "s_mibps")):
-                ys = [sweep[(c, k[1], "threshold=%d" % t)][met] for t in ts]
-                ax.errorbar(ts, [s["mean"] for s in ys],
+                ys = [sweep[(c, k[1], "threshold=" + t)][met] for t in ts]
+                ax.errorbar([threshold_value(t) for t in ts], [s["mean"] for s in ys],
                             yerr=[[s["mean"] - s["min"] for s in ys], [s["max"] - s["mean"] for s in ys]],
                             marker="o", capsize=3, label=c)
+        for ax in (a1, a2):
+            ax.set_xticks(range(13, -1, -1))
+            ax.set_xticklabels(["auto"] + [str(t) for t in range(12, -1, -1)])
         a1.set_xlabel("priority_threshold")
         a1.set_ylabel("P kept (%)")
         a1.set_ylim(0, 110)
@@ -370,7 +382,7 @@ def plots(d, iso, sweep, scale, anon, iso_read):
         a2.set_ylabel("S streaming MiB/s (TCG)")
         a2.invert_xaxis()
         a1.legend(fontsize=8)
-        fig.suptitle("priority_threshold sweep (12 = V8's first pass only); mean, min-max over repeats", fontsize=10)
+        fig.suptitle("priority_threshold sweep (auto = the progress gate, the default; 12 = V8's first pass only); mean, min-max over repeats", fontsize=10)
         fig.tight_layout()
         fig.savefig(os.path.join(d, "sweep.png"), dpi=110)
         plt.close(fig)

@@ -8,10 +8,12 @@
 #define MSL_COMPAT_H
 
 #include <linux/memcontrol.h>
+#include <linux/vmstat.h>
 
 /*
- * memcg->soft_limit moved under CONFIG_MEMCG_V1 in 6.11; Debian 6.12 has
- * it off, so the field does not exist there.  Kbuild tells which.
+ * memcg->soft_limit and its rb-tree reclaim moved under CONFIG_MEMCG_V1
+ * in 6.11, the reclaim renamed memcg1_soft_limit_reclaim(); Debian 6.12
+ * has CONFIG_MEMCG_V1 off, so neither exists there.  Kbuild tells which.
  */
 #if !defined(MSL_SOFT_LIMIT_UNDER_MEMCG_V1) || IS_ENABLED(CONFIG_MEMCG_V1)
 #define MSL_HAVE_V1_SOFT_LIMIT 1
@@ -26,5 +28,32 @@ static inline unsigned long msl_v1_soft_limit(struct mem_cgroup *memcg)
 	return PAGE_COUNTER_MAX;
 }
 #endif
+
+#ifdef MSL_HAVE_MEMCG1_SOFT_LIMIT_RECLAIM
+#define MSL_SOFT_LIMIT_RECLAIM	"memcg1_soft_limit_reclaim"
+#else
+#define MSL_SOFT_LIMIT_RECLAIM	"mem_cgroup_soft_limit_reclaim"
+#endif
+
+/*
+ * MGLRU gained its memcg LRU in 6.3: global reclaim then takes each memcg
+ * in turn through shrink_one(), not shrink_lruvec().
+ */
+#if IS_ENABLED(CONFIG_LRU_GEN) && defined(MSL_HAVE_MEMCG_LRU)
+#define MSL_HAVE_SHRINK_ONE 1
+#else
+#define MSL_HAVE_SHRINK_ONE 0
+#endif
+
+/* Pages global reclaim scanned, from all_vm_events()'s array. */
+static inline unsigned long msl_global_pgscan(const unsigned long *events)
+{
+	unsigned long n = events[PGSCAN_KSWAPD] + events[PGSCAN_DIRECT];
+
+#ifdef MSL_HAVE_PGSCAN_KHUGEPAGED
+	n += events[PGSCAN_KHUGEPAGED];
+#endif
+	return n;
+}
 
 #endif /* MSL_COMPAT_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Pure parsing of control commands, shared by the module and the tool so
- * that both accept exactly the same sizes and paths.
+ * Pure parsing of control commands and rules, shared by the module and
+ * the tool so that both accept exactly the same sizes, paths and patterns.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -138,4 +138,155 @@ int msl_ctl_parse(char *buf, size_t len, struct msl_ctl_cmd *cmd,
 	cmd->path = arg;
 	*why = NULL;
 	return 0;
+}
+
+/* Ends of the path component starting at @s (after its '/'). */
+static const char *component_end(const char *s)
+{
+	while (*s && *s != '/')
+		s++;
+	return s;
+}
+
+/* '*' any run and '?' any one character, within one component. */
+static bool match_component(const char *p, const char *p_end,
+			    const char *s, const char *s_end)
+{
+	const char *star = NULL, *star_s = NULL;
+
+	while (s < s_end) {
+		if (p < p_end && (*p == '?' || *p == *s)) {
+			p++;
+			s++;
+		} else if (p < p_end && *p == '*') {
+			star = ++p;
+			star_s = s;
+		} else if (star) {
+			p = star;
+			s = ++star_s;
+		} else {
+			return false;
+		}
+	}
+	while (p < p_end && *p == '*')
+		p++;
+	return p == p_end;
+}
+
+static bool is_globstar(const char *p)
+{
+	return p[0] == '/' && p[1] == '*' && p[2] == '*' &&
+	       (p[3] == '/' || !p[3]);
+}
+
+/*
+ * Component by component, with '**' as the one wildcard of a classic
+ * glob over components: on a mismatch, the last '**' seen takes one more
+ * component and matching resumes after it.  No recursion, no allocation:
+ * the module runs this in the cgroup_mkdir tracepoint.
+ */
+bool msl_path_match(const char *pattern, const char *path)
+{
+	const char *p = pattern, *s = path;
+	const char *resume_p = NULL, *resume_s = NULL;
+	const char *p_end, *s_end;
+
+	for (;;) {
+		if (is_globstar(p)) {
+			p += 3;
+			resume_p = p;
+			resume_s = s;
+			continue;
+		}
+		if (!*p && !*s)
+			return true;
+		if (*p == '/' && *s == '/') {
+			p_end = component_end(p + 1);
+			s_end = component_end(s + 1);
+			if (match_component(p + 1, p_end, s + 1, s_end)) {
+				p = p_end;
+				s = s_end;
+				continue;
+			}
+		}
+		if (!resume_p || !*resume_s)
+			return false;
+		resume_s = component_end(resume_s + 1);
+		p = resume_p;
+		s = resume_s;
+	}
+}
+
+int msl_pattern_check(const char *pattern, const char **why)
+{
+	const char *p;
+
+	if (!valid_path(pattern, why))
+		return -EINVAL;
+	if (!pattern[1]) {
+		*why = "the root cgroup cannot have a soft limit";
+		return -EINVAL;
+	}
+	for (p = pattern; *p; p++) {
+		if (p[0] == '/' && (p[1] == '/' || !p[1])) {
+			*why = "empty path component";
+			return -EINVAL;
+		}
+		if (p[0] == '*' && p[1] == '*' &&
+		    (p[-1] != '/' || (p[2] && p[2] != '/'))) {
+			*why = "'**' must be a whole path component";
+			return -EINVAL;
+		}
+	}
+	*why = NULL;
+	return 0;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int msl_rule_parse(char *line, struct msl_rule *rule, const char **why)
+{
+	char *end = line + strlen(line), *word;
+	bool is_max;
+	int ret;
+
+	while (is_blank(*line))
+		line++;
+	while (end > line && (is_blank(end[-1]) || end[-1] == '\r'))
+		end--;
+	*end = '\0';
+	if (!*line || *line == '#')
+		return 0;
+	/* The size is the last word: a cgroup name may hold spaces. */
+	for (word = end; word > line && !is_blank(word[-1]); word--)
+		;
+	if (word == line) {
+		*why = "usage: <pattern> <size|max|unset>";
+		return -EINVAL;
+	}
+	for (end = word; end > line && is_blank(end[-1]); end--)
+		;
+	*end = '\0';
+	if (msl_pattern_check(line, why))
+		return -EINVAL;
+	rule->pattern = line;
+	rule->bytes = 0;
+	if (!strcmp(word, "unset")) {
+		rule->action = MSL_RULE_UNSET;
+		return 1;
+	}
+	ret = msl_parse_size(word, &rule->bytes, &is_max);
+	if (ret) {
+		*why = ret == -ERANGE ? "size out of range" :
+			"size must be bytes with optional K/M/G/T, max or unset";
+		return -EINVAL;
+	}
+	rule->action = is_max ? MSL_RULE_MAX : MSL_RULE_LIMIT;
+	if (is_max)
+		rule->bytes = 0;
+	*why = NULL;
+	return 1;
 }

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memcg_softlimit: "mm: memcg softlimit reclaim rework" (Ying Han, V8) at
- * runtime.  Under global memory pressure, the first reclaim pass skips
- * every memory cgroup that is neither over its soft limit nor below an
- * ancestor that is.
+ * runtime.  Under global memory pressure, reclaim skips every memory
+ * cgroup that is neither over its soft limit nor below an ancestor that
+ * is, for as long as the others can give it what it needs.
  */
 #include <linux/module.h>
 
-#include "internal.h"
+#include "cgroup_events.h"
+#include "control.h"
+#include "gate.h"
 #include "memcg_state.h"
+#include "probes.h"
+#include "rules.h"
+#include "sc_layout.h"
 
 static int __init memcg_softlimit_init(void)
 {
@@ -17,29 +22,40 @@ static int __init memcg_softlimit_init(void)
 	ret = msl_sc_layout_init();
 	if (ret)
 		return ret;
-	ret = msl_state_init();
+	ret = msl_cgroup_events_init();
 	if (ret)
 		return ret;
+	msl_state_start();
 	ret = msl_control_init();
 	if (ret)
 		goto out_state;
-	/* Last: from here on reclaim runs through us. */
-	ret = msl_hooks_init();
+	ret = msl_gate_init();
 	if (ret)
 		goto out_control;
+	/* Last: from here on reclaim runs through us. */
+	ret = msl_probes_init();
+	if (ret)
+		goto out_gate;
 	return 0;
 
+out_gate:
+	msl_gate_exit();
 out_control:
 	msl_control_exit();
 out_state:
+	msl_cgroup_events_exit();
+	msl_rules_exit();
 	msl_state_exit();
 	return ret;
 }
 
 static void __exit memcg_softlimit_exit(void)
 {
-	msl_hooks_exit();
+	msl_probes_exit();
+	msl_gate_exit();
 	msl_control_exit();
+	msl_cgroup_events_exit();
+	msl_rules_exit();
 	msl_state_exit();
 }
 

@@ -30,11 +30,9 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 
 #include <memcg_softlimit/control.h>
-#include "internal.h"
 #include "memcg_state.h"
 #include "msl_trace.h"
 
@@ -47,8 +45,12 @@
 struct msl_global_stats msl_global;
 
 static DEFINE_HASHTABLE(state_table, 12);
-/* Writers of the table and the pool.  Never held across an allocation. */
-static DEFINE_SPINLOCK(state_lock);
+/*
+ * Writers of the table and the pool.  Never held across an allocation.
+ * Raw: the reclaim hooks take it with preemption off, where a spinlock_t
+ * sleeps on PREEMPT_RT; every section is a few list operations.
+ */
+static DEFINE_RAW_SPINLOCK(state_lock);
 static unsigned int nr_entries, nr_limits;
 static HLIST_HEAD(pool);
 static unsigned int pool_count;
@@ -67,7 +69,6 @@ static atomic64_t snapshot_seq;
  * flight): 0 once the module has let go of everything, checked at exit.
  */
 static atomic_long_t nr_allocated;
-static struct tracepoint *rmdir_tp, *mkdir_tp;
 
 static void refill_pool(struct work_struct *work);
 static DECLARE_WORK(refill_work, refill_pool);
@@ -145,7 +146,7 @@ struct msl_memcg *msl_state_get_atomic(u64 cgroup_id)
 
 	if (e)
 		return e;
-	spin_lock(&state_lock);
+	raw_spin_lock(&state_lock);
 	e = msl_state_find(cgroup_id);
 	if (!e && nr_entries < MAX_ENTRIES) {
 		if (hlist_empty(&pool)) {
@@ -159,7 +160,7 @@ struct msl_memcg *msl_state_get_atomic(u64 cgroup_id)
 		}
 	}
 	low = pool_count < pool_wanted() / 2;
-	spin_unlock(&state_lock);
+	raw_spin_unlock(&state_lock);
 	if (missed)
 		atomic_inc(&pool_misses);
 	/*
@@ -178,7 +179,7 @@ static void refill_pool(struct work_struct *work)
 	unsigned int target;
 	struct msl_memcg *e;
 
-	spin_lock(&state_lock);
+	raw_spin_lock(&state_lock);
 	/*
 	 * A burst emptied the pool: room for all of it, the entries it took
 	 * and the steps it missed (a memcg missed at several steps counts at
@@ -192,7 +193,7 @@ static void refill_pool(struct work_struct *work)
 				      pool_target, POOL_MAX);
 		pool_grown_since_sweep = true;
 	}
-	spin_unlock(&state_lock);
+	raw_spin_unlock(&state_lock);
 	target = pool_wanted();
 
 	while (READ_ONCE(pool_count) < target) {
@@ -204,10 +205,10 @@ static void refill_pool(struct work_struct *work)
 				GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
 		if (!e)
 			return;
-		spin_lock(&state_lock);
+		raw_spin_lock(&state_lock);
 		hlist_add_head(&e->node, &pool);
 		pool_count++;
-		spin_unlock(&state_lock);
+		raw_spin_unlock(&state_lock);
 	}
 }
 
@@ -222,7 +223,7 @@ static void shrink_pool(void)
 	struct hlist_node *tmp;
 	unsigned int wanted;
 
-	spin_lock(&state_lock);
+	raw_spin_lock(&state_lock);
 	burst_taken = 0;
 	burst_missed = 0;
 	if (pool_grown_since_sweep || atomic_read(&pool_misses)) {
@@ -238,24 +239,43 @@ static void shrink_pool(void)
 			pool_count--;
 		}
 	}
-	spin_unlock(&state_lock);
+	raw_spin_unlock(&state_lock);
 	hlist_for_each_entry_safe(e, tmp, &surplus, node) {
 		hlist_del(&e->node);
 		free_entry(e);
 	}
 }
 
+/* The entry of @cgrp, published in the table, now holds @limit_pages. */
+static int set_limit_locked(struct msl_memcg *e, struct cgroup *cgrp,
+			    u64 limit_pages)
+{
+	if (e->limit_pages == MSL_LIMIT_UNSET_PAGES) {
+		if (nr_limits >= MSL_MAX_LIMITS)
+			return -ENOSPC;
+		nr_limits++;
+	}
+	WRITE_ONCE(e->limit_pages, limit_pages);
+	/*
+	 * rmdir kills the cgroup's reference before its tracepoint fires, so
+	 * either the probe sees this entry or we see the cgroup dying here.
+	 */
+	if (css_is_dying(&cgrp->self))
+		remove_locked(e);
+	return 0;
+}
+
 int msl_state_set_limit(struct cgroup *cgrp, u64 limit_pages)
 {
 	struct msl_memcg *e, *fresh;
 	u64 id = cgroup_id(cgrp);
-	int ret = 0;
+	int ret;
 
 	fresh = alloc_entry(GFP_KERNEL);
 	if (!fresh)
 		return -ENOMEM;
 
-	spin_lock(&state_lock);
+	raw_spin_lock(&state_lock);
 	e = msl_state_find(id);
 	if (!e) {
 		if (nr_entries >= MAX_ENTRIES || nr_limits >= MSL_MAX_LIMITS) {
@@ -266,23 +286,23 @@ int msl_state_set_limit(struct cgroup *cgrp, u64 limit_pages)
 		e = fresh;
 		fresh = NULL;
 	}
-	if (e->limit_pages == MSL_LIMIT_UNSET_PAGES) {
-		if (nr_limits >= MSL_MAX_LIMITS) {
-			ret = -ENOSPC;
-			goto out;
-		}
-		nr_limits++;
-	}
-	WRITE_ONCE(e->limit_pages, limit_pages);
-	/*
-	 * rmdir kills the cgroup's reference before its tracepoint fires, so
-	 * either the probe sees this entry or we see the cgroup dying here.
-	 */
-	if (css_is_dying(&cgrp->self))
-		remove_locked(e);
+	ret = set_limit_locked(e, cgrp, limit_pages);
 out:
-	spin_unlock(&state_lock);
+	raw_spin_unlock(&state_lock);
 	free_entry(fresh);
+	return ret;
+}
+
+int msl_state_set_limit_atomic(struct cgroup *cgrp, u64 limit_pages)
+{
+	struct msl_memcg *e = msl_state_get_atomic(cgroup_id(cgrp));
+	int ret;
+
+	if (!e)
+		return -ENOMEM;
+	raw_spin_lock(&state_lock);
+	ret = set_limit_locked(e, cgrp, limit_pages);
+	raw_spin_unlock(&state_lock);
 	return ret;
 }
 
@@ -290,13 +310,13 @@ void msl_state_clear_limit(u64 cgroup_id)
 {
 	struct msl_memcg *e;
 
-	spin_lock(&state_lock);
+	raw_spin_lock(&state_lock);
 	e = msl_state_find(cgroup_id);
 	if (e && e->limit_pages != MSL_LIMIT_UNSET_PAGES) {
 		WRITE_ONCE(e->limit_pages, MSL_LIMIT_UNSET_PAGES);
 		nr_limits--;
 	}
-	spin_unlock(&state_lock);
+	raw_spin_unlock(&state_lock);
 }
 
 unsigned int msl_state_nr_limits(void)
@@ -330,35 +350,24 @@ static void forget(u64 cgroup_id)
 {
 	struct msl_memcg *e;
 
-	spin_lock(&state_lock);
+	raw_spin_lock(&state_lock);
 	e = msl_state_find(cgroup_id);
 	if (e)
 		remove_locked(e);
-	spin_unlock(&state_lock);
+	raw_spin_unlock(&state_lock);
 }
 
-static bool in_memory_hierarchy(struct cgroup *cgrp)
+void msl_state_cgroup_added(void)
 {
-	return cgrp->root == memory_cgrp_subsys.root;
-}
-
-static void probe_cgroup_rmdir(void *data, struct cgroup *cgrp,
-			       const char *path)
-{
-	if (in_memory_hierarchy(cgrp))
-		atomic_dec(&nr_live_cgroups);
-	forget(cgroup_id(cgrp));
-}
-
-/* Called with cgroup_mutex held: the refill runs later, elsewhere. */
-static void probe_cgroup_mkdir(void *data, struct cgroup *cgrp,
-			       const char *path)
-{
-	if (!in_memory_hierarchy(cgrp))
-		return;
 	atomic_inc(&nr_live_cgroups);
 	if (READ_ONCE(pool_count) < pool_wanted())
 		queue_work(system_unbound_wq, &refill_work);
+}
+
+void msl_state_cgroup_removed(u64 cgroup_id)
+{
+	atomic_dec(&nr_live_cgroups);
+	forget(cgroup_id);
 }
 
 /* The live cgroups below the memory hierarchy's root, at load. */
@@ -427,7 +436,7 @@ static void sweep_work_fn(struct work_struct *work)
 	schedule_delayed_work(&sweep_work, SWEEP_INTERVAL);
 }
 
-void msl_state_snapshot(void)
+void msl_state_snapshot(u64 missed)
 {
 	struct msl_memcg *e;
 	u64 seq = atomic64_inc_return(&snapshot_seq);
@@ -441,64 +450,19 @@ void msl_state_snapshot(void)
 		n++;
 	}
 	rcu_read_unlock();
-	trace_snapshot_done(seq, n, &msl_global, msl_hooks_missed(),
-			    READ_ONCE(pool_count));
+	trace_snapshot_done(seq, n, &msl_global, missed, READ_ONCE(pool_count));
 }
 
-struct cgroup_tracepoints {
-	struct tracepoint *mkdir, *rmdir;
-};
-
-static void find_cgroup_tps(struct tracepoint *tp, void *priv)
+/*
+ * After cgroup_events.c attached its probes, so that no cgroup made
+ * meanwhile is missed (one may be counted twice: the pool is a little
+ * larger for a while).
+ */
+void msl_state_start(void)
 {
-	struct cgroup_tracepoints *found = priv;
-
-	if (!strcmp(tp->name, "cgroup_rmdir"))
-		found->rmdir = tp;
-	else if (!strcmp(tp->name, "cgroup_mkdir"))
-		found->mkdir = tp;
-}
-
-static int attach_probe(struct tracepoint *tp, const char *name, void *probe)
-{
-	int ret;
-
-	if (!tp) {
-		pr_err("memcg_softlimit: refusing to load: no %s tracepoint\n", name);
-		return -ENOENT;
-	}
-	ret = tracepoint_probe_register(tp, probe, NULL);
-	if (ret)
-		pr_err("memcg_softlimit: refusing to load: cannot attach to %s (%d)\n",
-		       name, ret);
-	return ret;
-}
-
-int msl_state_init(void)
-{
-	struct cgroup_tracepoints found = {};
-	int ret;
-
-	for_each_kernel_tracepoint(find_cgroup_tps, &found);
-	ret = attach_probe(found.rmdir, "cgroup_rmdir", probe_cgroup_rmdir);
-	if (ret)
-		goto fail;
-	rmdir_tp = found.rmdir;
-	ret = attach_probe(found.mkdir, "cgroup_mkdir", probe_cgroup_mkdir);
-	if (ret)
-		goto fail;
-	mkdir_tp = found.mkdir;
-	/*
-	 * After the probes, so that no cgroup made meanwhile is missed (one
-	 * may be counted twice: the pool is a little larger for a while).
-	 */
 	atomic_add(count_live_cgroups(), &nr_live_cgroups);
 	refill_pool(NULL);
 	schedule_delayed_work(&sweep_work, SWEEP_INTERVAL);
-	return 0;
-fail:
-	msl_state_exit();
-	return ret;
 }
 
 void msl_state_exit(void)
@@ -507,17 +471,9 @@ void msl_state_exit(void)
 	struct hlist_node *tmp;
 	int bkt;
 
-	if (mkdir_tp)
-		tracepoint_probe_unregister(mkdir_tp, probe_cgroup_mkdir, NULL);
-	if (rmdir_tp)
-		tracepoint_probe_unregister(rmdir_tp, probe_cgroup_rmdir, NULL);
-	if (mkdir_tp || rmdir_tp)
-		tracepoint_synchronize_unregister();
-	mkdir_tp = NULL;
-	rmdir_tp = NULL;
 	cancel_delayed_work_sync(&sweep_work);
 	cancel_work_sync(&refill_work);
-	spin_lock(&state_lock);
+	raw_spin_lock(&state_lock);
 	hash_for_each_safe(state_table, bkt, tmp, e, node)
 		remove_locked(e);
 	hlist_for_each_entry_safe(e, tmp, &pool, node) {
@@ -529,10 +485,10 @@ void msl_state_exit(void)
 	atomic_set(&nr_live_cgroups, 0);
 	burst_taken = 0;
 	burst_missed = 0;
-	spin_unlock(&state_lock);
+	raw_spin_unlock(&state_lock);
 	/* Wait for the RCU callbacks before the module text goes. */
 	rcu_barrier();
 	WARN(atomic_long_read(&nr_allocated),
-	     "memcg_softlimit: %ld per-memcg entries not freed\n",
+	     "%ld per-memcg entries not freed\n",
 	     atomic_long_read(&nr_allocated));
 }

@@ -25,9 +25,9 @@ struct msl_memcg {
 	atomic64_t decisions[MSL_NR_REASONS];
 	atomic64_t scanned[MSL_NR_KINDS];
 	atomic64_t reclaimed[MSL_NR_KINDS];
-	/* policy walk: which children are over, for one jiffy (hooks.c) */
+	/* policy walk: which children are over, for one jiffy (gate.c) */
 	atomic64_t over_children;
-	/* policy excess: the sum of the excesses noted, wrapping (hooks.c) */
+	/* policy excess: the sum of the excesses noted, wrapping (excess.c) */
 	atomic64_t excess_credit;
 	struct rcu_head rcu;
 };
@@ -40,8 +40,12 @@ struct msl_global_stats {
 };
 extern struct msl_global_stats msl_global;
 
-int msl_state_init(void);
+/* Counts the live memcgs and fills the pool; after cgroup_events.c's probes. */
+void msl_state_start(void);
 void msl_state_exit(void);
+/* cgroup_events.c: a cgroup of the memory hierarchy came or went. */
+void msl_state_cgroup_added(void);
+void msl_state_cgroup_removed(u64 cgroup_id);
 
 /* Caller holds rcu_read_lock. */
 struct msl_memcg *msl_state_find(u64 cgroup_id);
@@ -50,6 +54,8 @@ struct msl_memcg *msl_state_get_atomic(u64 cgroup_id);
 
 /* Process context (control writes). */
 int msl_state_set_limit(struct cgroup *cgrp, u64 limit_pages);
+/* Any context, under rcu_read_lock: from the pool, no allocation. */
+int msl_state_set_limit_atomic(struct cgroup *cgrp, u64 limit_pages);
 void msl_state_clear_limit(u64 cgroup_id);
 
 struct msl_limit_row {
@@ -60,7 +66,10 @@ struct msl_limit_row {
 unsigned int msl_state_limits(struct msl_limit_row *rows, unsigned int max);
 unsigned int msl_state_nr_limits(void);
 
-/* Drops entries of removed cgroups, then traces one snapshot. */
-void msl_state_snapshot(void);
+/*
+ * Drops entries of removed cgroups, then traces one snapshot; @missed:
+ * gated calls whose pages went uncounted (the probes' misses).
+ */
+void msl_state_snapshot(u64 missed);
 
 #endif /* MSL_MEMCG_STATE_H */

@@ -44,70 +44,33 @@ static inline u64 msl_tp_pages(const struct msl_memcg *e, bool reclaimed)
 }
 #endif
 
-/* The words of policy.c's msl_*_name(), for the text formats. */
-TRACE_DEFINE_ENUM(MSL_KIND_KSWAPD);
-TRACE_DEFINE_ENUM(MSL_KIND_DIRECT);
-TRACE_DEFINE_ENUM(MSL_KIND_PROACTIVE);
-TRACE_DEFINE_ENUM(MSL_KIND_TARGETED);
-TRACE_DEFINE_ENUM(MSL_RECLAIM);
-TRACE_DEFINE_ENUM(MSL_SKIP);
-TRACE_DEFINE_ENUM(MSL_REASON_OFF);
-TRACE_DEFINE_ENUM(MSL_REASON_TARGETED);
-TRACE_DEFINE_ENUM(MSL_REASON_ROOT);
-TRACE_DEFINE_ENUM(MSL_REASON_PRIORITY);
-TRACE_DEFINE_ENUM(MSL_REASON_OVER);
-TRACE_DEFINE_ENUM(MSL_REASON_ANCESTOR_OVER);
-TRACE_DEFINE_ENUM(MSL_REASON_NOTHING_ELIGIBLE);
-TRACE_DEFINE_ENUM(MSL_REASON_UNDER);
-TRACE_DEFINE_ENUM(MSL_REASON_SIBLING_OVER);
-TRACE_DEFINE_ENUM(MSL_REASON_NONE_OVER);
-TRACE_DEFINE_ENUM(MSL_REASON_EXCESS_SHARE);
-TRACE_DEFINE_ENUM(MSL_POLICY_V8);
-TRACE_DEFINE_ENUM(MSL_POLICY_WALK);
-TRACE_DEFINE_ENUM(MSL_POLICY_EXCESS);
-TRACE_DEFINE_ENUM(MSL_LIMIT_UNSET);
-TRACE_DEFINE_ENUM(MSL_LIMIT_SET);
-TRACE_DEFINE_ENUM(MSL_LIMIT_MAX);
-TRACE_DEFINE_ENUM(MSL_LIMIT_V1);
+/*
+ * The enums' words, from policy.h's lists (the pattern of the kernel's
+ * include/trace/events/9p.h): exported with TRACE_DEFINE_ENUM so that
+ * trace-cmd and libtraceevent print words, then mapped for
+ * __print_symbolic.
+ */
+#undef EM
+#undef EMe
+#define EM(value, word)		TRACE_DEFINE_ENUM(value);
+#define EMe(value, word)	TRACE_DEFINE_ENUM(value);
 
-#define msl_show_kind(kind)						\
-	__print_symbolic(kind,						\
-			 { MSL_KIND_KSWAPD, "kswapd" },			\
-			 { MSL_KIND_DIRECT, "direct" },			\
-			 { MSL_KIND_PROACTIVE, "proactive" },		\
-			 { MSL_KIND_TARGETED, "targeted" })
+MSL_KINDS
+MSL_VERDICTS
+MSL_REASONS
+MSL_POLICIES
+MSL_LIMIT_SOURCES
 
-#define msl_show_verdict(verdict)					\
-	__print_symbolic(verdict,					\
-			 { MSL_RECLAIM, "reclaim" },			\
-			 { MSL_SKIP, "skip" })
+#undef EM
+#undef EMe
+#define EM(value, word)		{ value, #word },
+#define EMe(value, word)	{ value, #word }
 
-#define msl_show_reason(reason)						\
-	__print_symbolic(reason,					\
-			 { MSL_REASON_OFF, "policy_off" },		\
-			 { MSL_REASON_TARGETED, "targeted" },		\
-			 { MSL_REASON_ROOT, "root" },			\
-			 { MSL_REASON_PRIORITY, "below_threshold" },	\
-			 { MSL_REASON_OVER, "over" },			\
-			 { MSL_REASON_ANCESTOR_OVER, "ancestor_over" },	\
-			 { MSL_REASON_NOTHING_ELIGIBLE, "nothing_eligible" }, \
-			 { MSL_REASON_UNDER, "under" },		\
-			 { MSL_REASON_SIBLING_OVER, "sibling_over" },	\
-			 { MSL_REASON_NONE_OVER, "none_over" },	\
-			 { MSL_REASON_EXCESS_SHARE, "excess_share" })
-
-#define msl_show_policy(policy)						\
-	__print_symbolic(policy,					\
-			 { MSL_POLICY_V8, "v8" },			\
-			 { MSL_POLICY_WALK, "walk" },			\
-			 { MSL_POLICY_EXCESS, "excess" })
-
-#define msl_show_limit_src(src)						\
-	__print_symbolic(src,						\
-			 { MSL_LIMIT_UNSET, "unset" },			\
-			 { MSL_LIMIT_SET, "set" },			\
-			 { MSL_LIMIT_MAX, "max" },			\
-			 { MSL_LIMIT_V1, "v1" })
+#define msl_show_kind(kind)		__print_symbolic(kind, MSL_KINDS)
+#define msl_show_verdict(verdict)	__print_symbolic(verdict, MSL_VERDICTS)
+#define msl_show_reason(reason)		__print_symbolic(reason, MSL_REASONS)
+#define msl_show_policy(policy)		__print_symbolic(policy, MSL_POLICIES)
+#define msl_show_limit_src(src)		__print_symbolic(src, MSL_LIMIT_SOURCES)
 
 /*
  * One per reclaim step that the module gated: which memcg, on which node,
@@ -229,8 +192,28 @@ TRACE_EVENT(reclaimed,
 /*
  * Every counter of one memcg, emitted for each tracked memcg on a write to
  * /proc/memcg_softlimit/snapshot, so a reader that starts late gets all
- * totals at once through the trace buffer.
+ * totals at once through the trace buffer: one field per reason, named by
+ * its word, then scanned_<kind> and reclaimed_<kind> per kind, all made
+ * from policy.h's lists.
  */
+#define MSL_REASON_FIELD(value, word)	__field(u64, word)
+#define MSL_KIND_FIELDS(value, word)					\
+	__field(u64, scanned_##word)					\
+	__field(u64, reclaimed_##word)
+#define MSL_REASON_ASSIGN(value, word)					\
+	__entry->word = atomic64_read(&e->decisions[value]);
+#define MSL_KIND_ASSIGN(value, word)					\
+	__entry->scanned_##word = atomic64_read(&e->scanned[value]);	\
+	__entry->reclaimed_##word = atomic64_read(&e->reclaimed[value]);
+#define MSL_REASON_FORMAT(value, word)	" " #word "=%llu"
+#define MSL_KIND_FORMAT(value, word)					\
+	" scanned_" #word "=%llu reclaimed_" #word "=%llu"
+#define MSL_REASON_ARG(value, word)	__entry->word,
+#define MSL_KIND_ARGS(value, word)					\
+	__entry->scanned_##word, __entry->reclaimed_##word,
+#define MSL_LAST_KIND_ARGS(value, word)					\
+	__entry->scanned_##word, __entry->reclaimed_##word
+
 TRACE_EVENT(snapshot,
 
 	TP_PROTO(u64 seq, const struct msl_memcg *e),
@@ -240,74 +223,23 @@ TRACE_EVENT(snapshot,
 	TP_STRUCT__entry(
 		__field(u64, seq)
 		__field(u64, cgroup_id)
-		__field(u64, policy_off)
-		__field(u64, targeted)
-		__field(u64, root)
-		__field(u64, below_threshold)
-		__field(u64, over)
-		__field(u64, ancestor_over)
-		__field(u64, nothing_eligible)
-		__field(u64, under)
-		__field(u64, sibling_over)
-		__field(u64, none_over)
-		__field(u64, excess_share)
-		__field(u64, scanned_kswapd)
-		__field(u64, reclaimed_kswapd)
-		__field(u64, scanned_direct)
-		__field(u64, reclaimed_direct)
-		__field(u64, scanned_proactive)
-		__field(u64, reclaimed_proactive)
-		__field(u64, scanned_targeted)
-		__field(u64, reclaimed_targeted)
+		MSL_REASON_LIST(MSL_REASON_FIELD, MSL_REASON_FIELD)
+		MSL_KIND_LIST(MSL_KIND_FIELDS, MSL_KIND_FIELDS)
 	),
 
 	TP_fast_assign(
 		__entry->seq = seq;
 		__entry->cgroup_id = e->cgroup_id;
-		__entry->policy_off = atomic64_read(&e->decisions[MSL_REASON_OFF]);
-		__entry->targeted = atomic64_read(&e->decisions[MSL_REASON_TARGETED]);
-		__entry->root = atomic64_read(&e->decisions[MSL_REASON_ROOT]);
-		__entry->below_threshold =
-			atomic64_read(&e->decisions[MSL_REASON_PRIORITY]);
-		__entry->over = atomic64_read(&e->decisions[MSL_REASON_OVER]);
-		__entry->ancestor_over =
-			atomic64_read(&e->decisions[MSL_REASON_ANCESTOR_OVER]);
-		__entry->nothing_eligible =
-			atomic64_read(&e->decisions[MSL_REASON_NOTHING_ELIGIBLE]);
-		__entry->under = atomic64_read(&e->decisions[MSL_REASON_UNDER]);
-		__entry->sibling_over =
-			atomic64_read(&e->decisions[MSL_REASON_SIBLING_OVER]);
-		__entry->none_over =
-			atomic64_read(&e->decisions[MSL_REASON_NONE_OVER]);
-		__entry->excess_share =
-			atomic64_read(&e->decisions[MSL_REASON_EXCESS_SHARE]);
-		__entry->scanned_kswapd = atomic64_read(&e->scanned[MSL_KIND_KSWAPD]);
-		__entry->reclaimed_kswapd =
-			atomic64_read(&e->reclaimed[MSL_KIND_KSWAPD]);
-		__entry->scanned_direct = atomic64_read(&e->scanned[MSL_KIND_DIRECT]);
-		__entry->reclaimed_direct =
-			atomic64_read(&e->reclaimed[MSL_KIND_DIRECT]);
-		__entry->scanned_proactive =
-			atomic64_read(&e->scanned[MSL_KIND_PROACTIVE]);
-		__entry->reclaimed_proactive =
-			atomic64_read(&e->reclaimed[MSL_KIND_PROACTIVE]);
-		__entry->scanned_targeted =
-			atomic64_read(&e->scanned[MSL_KIND_TARGETED]);
-		__entry->reclaimed_targeted =
-			atomic64_read(&e->reclaimed[MSL_KIND_TARGETED]);
+		MSL_REASON_LIST(MSL_REASON_ASSIGN, MSL_REASON_ASSIGN)
+		MSL_KIND_LIST(MSL_KIND_ASSIGN, MSL_KIND_ASSIGN)
 	),
 
-	TP_printk("seq=%llu cgroup_id=%llu policy_off=%llu targeted=%llu root=%llu below_threshold=%llu over=%llu ancestor_over=%llu nothing_eligible=%llu under=%llu sibling_over=%llu none_over=%llu excess_share=%llu scanned_kswapd=%llu reclaimed_kswapd=%llu scanned_direct=%llu reclaimed_direct=%llu scanned_proactive=%llu reclaimed_proactive=%llu scanned_targeted=%llu reclaimed_targeted=%llu",
-		  __entry->seq, __entry->cgroup_id, __entry->policy_off,
-		  __entry->targeted, __entry->root, __entry->below_threshold,
-		  __entry->over, __entry->ancestor_over,
-		  __entry->nothing_eligible, __entry->under,
-		  __entry->sibling_over, __entry->none_over,
-		  __entry->excess_share,
-		  __entry->scanned_kswapd, __entry->reclaimed_kswapd,
-		  __entry->scanned_direct, __entry->reclaimed_direct,
-		  __entry->scanned_proactive, __entry->reclaimed_proactive,
-		  __entry->scanned_targeted, __entry->reclaimed_targeted)
+	TP_printk("seq=%llu cgroup_id=%llu"
+		  MSL_REASON_LIST(MSL_REASON_FORMAT, MSL_REASON_FORMAT)
+		  MSL_KIND_LIST(MSL_KIND_FORMAT, MSL_KIND_FORMAT),
+		  __entry->seq, __entry->cgroup_id,
+		  MSL_REASON_LIST(MSL_REASON_ARG, MSL_REASON_ARG)
+		  MSL_KIND_LIST(MSL_KIND_ARGS, MSL_LAST_KIND_ARGS))
 );
 
 /* Ends one snapshot: how many memcgs, and what could not be attributed. */

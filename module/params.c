@@ -2,47 +2,75 @@
 /*
  * Runtime switches.  Each is a plain word that the reclaim hooks read with
  * READ_ONCE, so a change takes effect at the next reclaim step without
- * unloading and without a lock on the reclaim path.
+ * unloading and without a lock on the reclaim path.  A value that does not
+ * parse is refused (EINVAL) and changes nothing.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/sysfs.h>
 
-#include "internal.h"
+#include "excess.h"
+#include "params.h"
 
 static bool enabled = true;
 module_param(enabled, bool, 0644);
 MODULE_PARM_DESC(enabled,
 		 "Apply the soft-limit skip to global reclaim (default Y)");
 
-static int priority_threshold = MSL_DEF_PRIORITY;
+static int priority_threshold = MSL_THRESHOLD_AUTO;
 
 static int threshold_set(const char *val, const struct kernel_param *kp)
 {
-	int value, ret;
+	int value;
 
-	ret = kstrtoint(val, 0, &value);
-	if (ret)
-		return ret;
-	if (value < 0 || value > MSL_DEF_PRIORITY)
+	if (msl_threshold_parse(val, &value))
 		return -EINVAL;
 	WRITE_ONCE(priority_threshold, value);
 	return 0;
 }
 
+static int threshold_get(char *buffer, const struct kernel_param *kp)
+{
+	int value = READ_ONCE(priority_threshold);
+
+	if (value == MSL_THRESHOLD_AUTO)
+		return sysfs_emit(buffer, "auto\n");
+	return sysfs_emit(buffer, "%d\n", value);
+}
+
 static const struct kernel_param_ops threshold_ops = {
 	.set = threshold_set,
-	.get = param_get_int,
+	.get = threshold_get,
 };
 module_param_cb(priority_threshold, &threshold_ops, &priority_threshold, 0644);
 MODULE_PARM_DESC(priority_threshold,
-		 "Skip memcgs under their soft limit while the effective reclaim priority is >= this, 0..12 (default 12: the first pass only, as V8); priority 0, direct reclaim's last pass, is never gated");
+		 "auto (default): skip memcgs under their soft limit at every pass of global reclaim until a round over the eligible ones reclaimed nothing (memory.low's protocol); 0..12: skip only while the effective reclaim priority is >= this (12: the patch's first pass only), never at priority 0");
 
-static bool unset_eligible = true;
-module_param(unset_eligible, bool, 0644);
-MODULE_PARM_DESC(unset_eligible,
-		 "An unset soft limit counts as 0, so the memcg is always eligible (V8, default Y); N: unset means never over, as stock kernels");
+static int unset = MSL_UNSET_INHERIT;
+
+static int unset_set(const char *val, const struct kernel_param *kp)
+{
+	int value = msl_unset_parse(val);
+
+	if (value < 0)
+		return -EINVAL;
+	WRITE_ONCE(unset, value);
+	return 0;
+}
+
+static int unset_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n", msl_unset_name(READ_ONCE(unset)));
+}
+
+static const struct kernel_param_ops unset_ops = {
+	.set = unset_set,
+	.get = unset_get,
+};
+module_param_cb(unset, &unset_ops, &unset, 0644);
+MODULE_PARM_DESC(unset,
+		 "What an unset soft limit means: inherit (default: the nearest ancestor with a limit decides; with none above, the cgroup's own pages are eligible, as V8), zero (V8: any usage is over), max (never over, as stock kernels)");
 
 static int policy = MSL_POLICY_V8;
 
@@ -69,23 +97,38 @@ static const struct kernel_param_ops policy_ops = {
 };
 module_param_cb(policy, &policy_ops, &policy, 0644);
 MODULE_PARM_DESC(policy,
-		 "First-pass rule: v8 (default: reclaim a memcg when it or an ancestor is over its soft limit), walk (top-down: at each level reclaim only the children over their soft limits, whole subtrees; descend where none is) or excess (eligible as v8, each reclaimed at a share of its first-pass steps in proportion to its excess over its soft limit, the largest excess at every step)");
+		 "Rule at a gated pass: v8 (default: reclaim a memcg when it or an ancestor is over its soft limit), walk (top-down: at each level reclaim only the children over their soft limits, whole subtrees; descend where none is) or excess (eligible as v8, each reclaimed at a share of its gated steps in proportion to its excess over its soft limit, the largest excess at every step)");
 
 static bool keep_v1_reclaim;
 module_param(keep_v1_reclaim, bool, 0644);
 MODULE_PARM_DESC(keep_v1_reclaim,
-		 "Keep the kernel's cgroup v1 rb-tree soft-limit reclaim (mem_cgroup_soft_limit_reclaim) while the policy is on (default N: bypassed, as the patch removes it)");
+		 "Keep the kernel's cgroup v1 rb-tree soft-limit reclaim while the policy is on (default N: bypassed, as the patch removes it)");
+
+static bool count_targeted;
+module_param(count_targeted, bool, 0644);
+MODULE_PARM_DESC(count_targeted,
+		 "Count the pages each targeted (limit) reclaim call scans and reclaims too (default N: only global reclaim's, which the policy gates)");
 
 static char *test_field;
 module_param(test_field, charp, 0);
 MODULE_PARM_DESC(test_field,
 		 "Testing only: one more struct scan_control field that must resolve from BTF at load");
 
+static char *test_proto;
+module_param(test_proto, charp, 0);
+MODULE_PARM_DESC(test_proto,
+		 "Testing only: one more function that must be in BTF with shrink_lruvec's prototype at load");
+
+static bool test_blind;
+module_param(test_blind, bool, 0);
+MODULE_PARM_DESC(test_blind,
+		 "Testing only: the hooks see steps but do not count them, as if they were off the reclaim path (the liveness check must notice)");
+
 void msl_current_params(struct msl_params *params)
 {
 	params->enabled = READ_ONCE(enabled);
 	params->priority_threshold = READ_ONCE(priority_threshold);
-	params->unset_eligible = READ_ONCE(unset_eligible);
+	params->unset = READ_ONCE(unset);
 	params->policy = READ_ONCE(policy);
 }
 
@@ -94,7 +137,22 @@ bool msl_keep_v1_reclaim(void)
 	return READ_ONCE(keep_v1_reclaim);
 }
 
+bool msl_count_targeted(void)
+{
+	return READ_ONCE(count_targeted);
+}
+
 const char *msl_test_field(void)
 {
 	return test_field;
+}
+
+bool msl_test_blind(void)
+{
+	return test_blind;
+}
+
+const char *msl_test_proto(void)
+{
+	return test_proto;
 }

@@ -70,7 +70,8 @@ bool msl_decide_early(const struct msl_params *params,
 	else if (step->is_root)
 		/* The root's own pages can only ever go to global reclaim. */
 		set_decision(out, MSL_RECLAIM, MSL_REASON_ROOT);
-	else if (step->nothing_eligible)
+	else if (step->nothing_eligible &&
+		 msl_policy_ops(params->policy)->may_find_none)
 		/* V8 2/2: skipping would leave the pass nothing but the root. */
 		set_decision(out, MSL_RECLAIM, MSL_REASON_NOTHING_ELIGIBLE);
 	else if (msl_gate_of(params) == MSL_GATE_PROGRESS && step->retry)
@@ -288,61 +289,65 @@ void msl_decide(const struct msl_params *params, const struct msl_step *step,
 							cursor, out);
 }
 
-#undef EM
-#undef EMe
-#define EM(value, word)		[value] = #word,
-#define EMe(value, word)	[value] = #word
+/* In the order of the enums, which the same lists make. */
+struct word {
+	unsigned int value;
+	const char *word;
+};
 
-static const char *const kind_names[] = { MSL_KINDS };
-static const char *const verdict_names[] = { MSL_VERDICTS };
-static const char *const reason_names[] = { MSL_REASONS };
-static const char *const policy_names[] = { MSL_POLICIES };
-static const char *const limit_src_names[] = { MSL_LIMIT_SOURCES };
-static const char *const unset_names[] = { MSL_UNSET_MODES };
-static const char *const gate_names[] = { MSL_GATES };
+#define WORD(value, word)	{ value, #word },
 
-#undef EM
-#undef EMe
+static const struct word kind_words[] = { MSL_KIND_LIST(WORD, WORD) };
+static const struct word verdict_words[] = { MSL_VERDICT_LIST(WORD, WORD) };
+static const struct word reason_words[] = { MSL_REASON_LIST(WORD, WORD) };
+static const struct word policy_words[] = { MSL_POLICY_LIST(WORD, WORD) };
+static const struct word limit_src_words[] = {
+	MSL_LIMIT_SOURCE_LIST(WORD, WORD)
+};
+static const struct word unset_words[] = { MSL_UNSET_MODE_LIST(WORD, WORD) };
+static const struct word gate_words[] = { MSL_GATE_LIST(WORD, WORD) };
 
-static const char *lookup(const char *const *table, unsigned int size,
-			  unsigned int idx)
+static const char *lookup(const struct word *words, unsigned int nr,
+			  unsigned int value)
 {
-	return idx < size ? table[idx] : "?";
+	return value < nr ? words[value].word : "?";
 }
+
+#define WORD_OF(words, value)	lookup(words, ARRAY_SIZE(words), value)
 
 const char *msl_kind_name(unsigned int kind)
 {
-	return lookup(kind_names, ARRAY_SIZE(kind_names), kind);
+	return WORD_OF(kind_words, kind);
 }
 
 const char *msl_verdict_name(unsigned int verdict)
 {
-	return lookup(verdict_names, ARRAY_SIZE(verdict_names), verdict);
+	return WORD_OF(verdict_words, verdict);
 }
 
 const char *msl_reason_name(unsigned int reason)
 {
-	return lookup(reason_names, ARRAY_SIZE(reason_names), reason);
+	return WORD_OF(reason_words, reason);
 }
 
 const char *msl_limit_src_name(unsigned int src)
 {
-	return lookup(limit_src_names, ARRAY_SIZE(limit_src_names), src);
+	return WORD_OF(limit_src_words, src);
 }
 
 const char *msl_policy_name(unsigned int policy)
 {
-	return lookup(policy_names, ARRAY_SIZE(policy_names), policy);
+	return WORD_OF(policy_words, policy);
 }
 
 const char *msl_unset_name(unsigned int unset)
 {
-	return lookup(unset_names, ARRAY_SIZE(unset_names), unset);
+	return WORD_OF(unset_words, unset);
 }
 
 const char *msl_gate_name(unsigned int gate)
 {
-	return lookup(gate_names, ARRAY_SIZE(gate_names), gate);
+	return WORD_OF(gate_words, gate);
 }
 
 static bool blank(char c)
@@ -365,25 +370,25 @@ bool msl_word_is(const char *s, const char *word)
 	return !*s;
 }
 
-static int parse_word(const char *s, const char *const *words,
+static int parse_word(const char *s, const struct word *words,
 		      unsigned int nr)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++)
-		if (msl_word_is(s, words[i]))
-			return (int)i;
+		if (msl_word_is(s, words[i].word))
+			return (int)words[i].value;
 	return -1;
 }
 
 int msl_policy_parse(const char *s)
 {
-	return parse_word(s, policy_names, ARRAY_SIZE(policy_names));
+	return parse_word(s, policy_words, ARRAY_SIZE(policy_words));
 }
 
 int msl_unset_parse(const char *s)
 {
-	return parse_word(s, unset_names, ARRAY_SIZE(unset_names));
+	return parse_word(s, unset_words, ARRAY_SIZE(unset_words));
 }
 
 int msl_threshold_parse(const char *s, int *threshold)

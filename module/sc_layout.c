@@ -10,7 +10,9 @@
 #include <linux/printk.h>
 
 #include <memcg_softlimit/btf.h>
-#include "internal.h"
+#include "params.h"
+#include "sc_layout.h"
+#include "symbols.h"
 
 struct msl_sc_field {
 	const char *name;
@@ -29,6 +31,8 @@ enum {
 	SC_NR_SCANNED,
 	SC_NR_RECLAIMED,
 	SC_PROACTIVE,
+	SC_LOW_RECLAIM,
+	SC_LOW_SKIPPED,
 	SC_NR_FIELDS
 };
 
@@ -38,10 +42,13 @@ static struct msl_sc_field sc_fields[SC_NR_FIELDS] = {
 	[SC_NR_SCANNED] = { "nr_scanned", BTF_KIND_INT, 8, 0, NULL },
 	[SC_NR_RECLAIMED] = { "nr_reclaimed", BTF_KIND_INT, 8, 0, NULL },
 	[SC_PROACTIVE] = { "proactive", BTF_KIND_INT, 4, 0, NULL, 1 },
+	/* memory.low's protocol, which the progress gate joins. */
+	[SC_LOW_RECLAIM] = { "memcg_low_reclaim", BTF_KIND_INT, 4, 0, NULL, 1 },
+	[SC_LOW_SKIPPED] = { "memcg_low_skipped", BTF_KIND_INT, 4, 0, NULL, 1 },
 };
 
 static struct msl_btf vmlinux_btf;
-static bool vmlinux_btf_ready;
+static int memcg_lru_young = -1;
 
 static int resolve_field(struct msl_sc_field *f)
 {
@@ -53,12 +60,11 @@ static int resolve_field(struct msl_sc_field *f)
 				  f->kind, f->size, f->is_signed, f->ptr_struct,
 				  &member, why, sizeof(why));
 	if (ret) {
-		pr_err("memcg_softlimit: refusing to load: struct scan_control: %s\n",
-		       why);
+		pr_err("refusing to load: struct scan_control: %s\n", why);
 		return ret;
 	}
 	if (member.bitfield_size != f->bitfield_size) {
-		pr_err("memcg_softlimit: refusing to load: struct scan_control.%s: want a %u-bit field, have %u\n",
+		pr_err("refusing to load: struct scan_control.%s: want a %u-bit field, have %u\n",
 		       f->name, f->bitfield_size, member.bitfield_size);
 		return -EINVAL;
 	}
@@ -67,13 +73,13 @@ static int resolve_field(struct msl_sc_field *f)
 		f->offset = member.bit_offset / 32 * 4;
 		f->bit_shift = member.bit_offset % 32;
 		if (f->bit_shift + f->bitfield_size > 32) {
-			pr_err("memcg_softlimit: refusing to load: struct scan_control.%s straddles a 32-bit word\n",
+			pr_err("refusing to load: struct scan_control.%s straddles a 32-bit word\n",
 			       f->name);
 			return -EINVAL;
 		}
 	} else {
 		if (member.bit_offset % 8) {
-			pr_err("memcg_softlimit: refusing to load: struct scan_control.%s is not byte aligned\n",
+			pr_err("refusing to load: struct scan_control.%s is not byte aligned\n",
 			       f->name);
 			return -EINVAL;
 		}
@@ -90,21 +96,20 @@ int msl_sc_layout_init(void)
 
 	start = msl_lookup_data_symbol("__start_BTF");
 	if (!start) {
-		pr_err("memcg_softlimit: refusing to load: no __start_BTF (kernel built without CONFIG_DEBUG_INFO_BTF)\n");
+		pr_err("refusing to load: no __start_BTF (kernel built without CONFIG_DEBUG_INFO_BTF)\n");
 		return -ENOENT;
 	}
 	hdr = (const struct btf_header *)start;
 	if (hdr->magic != BTF_MAGIC) {
-		pr_err("memcg_softlimit: refusing to load: __start_BTF holds no BTF\n");
+		pr_err("refusing to load: __start_BTF holds no BTF\n");
 		return -EINVAL;
 	}
 	ret = msl_btf_init(&vmlinux_btf, hdr,
 			   hdr->hdr_len + hdr->str_off + hdr->str_len);
 	if (ret) {
-		pr_err("memcg_softlimit: refusing to load: malformed vmlinux BTF\n");
+		pr_err("refusing to load: malformed vmlinux BTF\n");
 		return ret;
 	}
-	vmlinux_btf_ready = true;
 
 	for (i = 0; i < SC_NR_FIELDS; i++) {
 		ret = resolve_field(&sc_fields[i]);
@@ -120,7 +125,7 @@ int msl_sc_layout_init(void)
 
 		if (id < 0 || msl_btf_member(&vmlinux_btf, id, msl_test_field(),
 					     &member)) {
-			pr_err("memcg_softlimit: refusing to load: struct scan_control: no field %s\n",
+			pr_err("refusing to load: struct scan_control: no field %s\n",
 			       msl_test_field());
 			return -ENOENT;
 		}
@@ -128,17 +133,34 @@ int msl_sc_layout_init(void)
 	return 0;
 }
 
+int msl_sc_memcg_lru_young(void)
+{
+	s64 value;
+
+	if (memcg_lru_young < 0) {
+		if (msl_btf_enum_value(&vmlinux_btf, "MEMCG_LRU_YOUNG", &value) ||
+		    value < 0 || value > INT_MAX) {
+			pr_err("refusing to load: no MEMCG_LRU_YOUNG in BTF, which a skipped shrink_one() returns\n");
+			return -ENOENT;
+		}
+		memcg_lru_young = value;
+	}
+	return memcg_lru_young;
+}
+
 /*
- * The prototypes the stubs copy.  Static functions appear in BTF when the
- * compiler kept one out-of-line copy with a stable signature; where one
- * is listed it must match, as a stub with another signature would return
- * garbage to the caller.
+ * The prototypes the hooks read arguments from and the stubs copy: each
+ * hooked function must be in BTF with this prototype, or the module
+ * refuses to load, since a stub with another signature would return
+ * garbage to its caller and an argument read from the wrong register is
+ * worse.
  */
 struct hook_proto {
 	const char *symbol;
 	u32 ret_kind;		/* BTF_KIND_UNKN: void */
 	u32 ret_size;
-	const char *params[4];	/* pointee struct names; "" for scalars */
+	/* Pointee struct names; "" for a scalar, "*" for a scalar's pointer. */
+	const char *params[4];
 	u32 nr_params;
 };
 
@@ -147,13 +169,17 @@ static const struct hook_proto hook_protos[] = {
 	  { "pglist_data", "scan_control" }, 2 },
 	{ "shrink_lruvec", BTF_KIND_UNKN, 0,
 	  { "lruvec", "scan_control" }, 2 },
-	{ "try_to_shrink_lruvec", BTF_KIND_INT, 1,
+	{ "shrink_one", BTF_KIND_INT, 4,
 	  { "lruvec", "scan_control" }, 2 },
+	{ "shrink_slab", BTF_KIND_INT, 8,
+	  { "", "", "mem_cgroup", "" }, 4 },
 	{ "mem_cgroup_soft_limit_reclaim", BTF_KIND_INT, 8,
-	  { "pglist_data", "", "", "" }, 4 },
+	  { "pglist_data", "", "", "*" }, 4 },
+	{ "memcg1_soft_limit_reclaim", BTF_KIND_INT, 8,
+	  { "pglist_data", "", "", "*" }, 4 },
 };
 
-int msl_verify_hook_proto(const char *symbol)
+int msl_verify_hook_proto(const char *symbol, const char *like)
 {
 	struct msl_btf_type_desc ret, params[4];
 	const struct hook_proto *want = NULL;
@@ -161,37 +187,50 @@ int msl_verify_hook_proto(const char *symbol)
 	int err;
 
 	for (i = 0; i < ARRAY_SIZE(hook_protos); i++)
-		if (!strcmp(hook_protos[i].symbol, symbol))
+		if (!strcmp(hook_protos[i].symbol, like))
 			want = &hook_protos[i];
-	if (!want)
+	if (WARN_ON(!want))
 		return -EINVAL;
 
 	err = msl_btf_func_proto(&vmlinux_btf, symbol, &ret, params,
 				 ARRAY_SIZE(params), &nr);
-	if (err == -ENOENT)
-		return 0;
+	if (err == -ENOENT) {
+		pr_err("refusing to load: %s is not in the kernel's BTF, so its prototype cannot be checked\n",
+		       symbol);
+		return err;
+	}
 	if (err)
 		goto mismatch;
 	if (nr != want->nr_params || ret.kind != want->ret_kind ||
 	    (want->ret_kind != BTF_KIND_UNKN && ret.size != want->ret_size))
 		goto mismatch;
 	for (i = 0; i < nr; i++) {
-		if (!want->params[i][0])
-			continue;
-		if (params[i].kind != BTF_KIND_PTR || !params[i].ptr_name ||
-		    strcmp(params[i].ptr_name, want->params[i]))
+		const char *pointee = want->params[i];
+
+		if (!pointee[0]) {
+			if (params[i].kind != BTF_KIND_INT &&
+			    params[i].kind != BTF_KIND_ENUM)
+				goto mismatch;
+		} else if (params[i].kind != BTF_KIND_PTR) {
 			goto mismatch;
+		} else if (!strcmp(pointee, "*")) {
+			if (params[i].ptr_kind != BTF_KIND_INT)
+				goto mismatch;
+		} else if (!params[i].ptr_name ||
+			   strcmp(params[i].ptr_name, pointee)) {
+			goto mismatch;
+		}
 	}
 	return 0;
 mismatch:
-	pr_err("memcg_softlimit: refusing to load: %s has an unexpected prototype in BTF\n",
+	pr_err("refusing to load: %s has an unexpected prototype in BTF\n",
 	       symbol);
 	return -EINVAL;
 }
 
-static inline const void *field_ptr(const void *sc, int idx)
+static inline void *field_ptr(const void *sc, int idx)
 {
-	return (const u8 *)sc + sc_fields[idx].offset;
+	return (u8 *)sc + sc_fields[idx].offset;
 }
 
 struct mem_cgroup *msl_sc_target(const void *sc)
@@ -204,11 +243,41 @@ int msl_sc_priority(const void *sc)
 	return READ_ONCE(*(const s8 *)field_ptr(sc, SC_PRIORITY));
 }
 
+void msl_sc_set_priority(void *sc, int priority)
+{
+	WRITE_ONCE(*(s8 *)field_ptr(sc, SC_PRIORITY), priority);
+}
+
+static bool read_bit(const void *sc, int idx)
+{
+	u32 word = READ_ONCE(*(const u32 *)field_ptr(sc, idx));
+
+	return (word >> sc_fields[idx].bit_shift) & 1;
+}
+
 bool msl_sc_proactive(const void *sc)
 {
-	u32 word = READ_ONCE(*(const u32 *)field_ptr(sc, SC_PROACTIVE));
+	return read_bit(sc, SC_PROACTIVE);
+}
 
-	return (word >> sc_fields[SC_PROACTIVE].bit_shift) & 1;
+bool msl_sc_memcg_low_reclaim(const void *sc)
+{
+	return read_bit(sc, SC_LOW_RECLAIM);
+}
+
+/*
+ * Only the reclaimer that owns @sc runs this, from a probe on its own
+ * call stack: the bitfield word has no other writer meanwhile, and the
+ * kernel reloads it after the call the probe sits in.
+ */
+void msl_sc_note_low_skipped(void *sc)
+{
+	u32 *word = (u32 *)field_ptr(sc, SC_LOW_SKIPPED);
+	u32 bit = 1U << sc_fields[SC_LOW_SKIPPED].bit_shift;
+	u32 old = READ_ONCE(*word);
+
+	if (!(old & bit))
+		WRITE_ONCE(*word, old | bit);
 }
 
 unsigned long msl_sc_nr_scanned(const void *sc)

@@ -10,7 +10,7 @@
  */
 #include <linux/kprobes.h>
 
-#include "internal.h"
+#include "symbols.h"
 
 unsigned long msl_lookup_data_symbol(const char *name)
 {

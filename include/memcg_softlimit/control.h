@@ -84,8 +84,26 @@ int msl_parse_size(const char *s, u64 *bytes, bool *is_max);
  * Both start with '/'.
  */
 bool msl_path_match(const char *pattern, const char *path);
-/* A pattern is well formed: starts with '/', no empty component, '**'
- * only as a whole component.  0 or -EINVAL with *why. */
+/*
+ * A pattern is well formed: a path as `set` takes, no empty component,
+ * '**' only as a whole component, not the root.  0 or -EINVAL with *why.
+ */
 int msl_pattern_check(const char *pattern, const char **why);
+
+enum msl_rule_action { MSL_RULE_LIMIT, MSL_RULE_MAX, MSL_RULE_UNSET };
+
+struct msl_rule {
+	/* Points into the parsed line, NUL-terminated in place. */
+	char *pattern;
+	enum msl_rule_action action;
+	u64 bytes;		/* MSL_RULE_LIMIT */
+};
+
+/*
+ * One line of a rule set ("<pattern> <size|max|unset>", no newline),
+ * modified in place: 1 and *rule filled, 0 for a blank or comment line,
+ * or -EINVAL with *why.
+ */
+int msl_rule_parse(char *line, struct msl_rule *rule, const char **why);
 
 #endif /* MEMCG_SOFTLIMIT_CONTROL_H */

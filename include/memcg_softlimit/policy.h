@@ -20,22 +20,25 @@ typedef uint64_t u64;
 #define MSL_DEF_PRIORITY	12
 
 /*
- * Each enum is written once, as a list of EM(value, word) ... EMe(value,
- * word), the pattern of the kernel's include/trace/events/9p.h: the list
- * makes the enum below, the names in policy.c, and TRACE_DEFINE_ENUM and
- * __print_symbolic in module/msl_trace.h.  The words are bare identifiers
- * because they also name the snapshot event's fields.  Values only ever
- * get appended: recordings keep them as numbers.
+ * Each enum is written once, as a list of X(value, word) ... Xe(value,
+ * word); MSL_<NAME>S is that list with EM() and EMe(), the pattern of the
+ * kernel's include/trace/events/9p.h.  The list makes the enum below, the
+ * names in policy.c, TRACE_DEFINE_ENUM and __print_symbolic in
+ * module/msl_trace.h, and the snapshot event's fields.  The words are
+ * bare identifiers, since they name fields too.  Values only ever get
+ * appended: recordings keep them as numbers.
  */
-#define MSL_KINDS						\
-	EM(MSL_KIND_KSWAPD, kswapd)				\
-	EM(MSL_KIND_DIRECT, direct)				\
-	EM(MSL_KIND_PROACTIVE, proactive)			\
-	EMe(MSL_KIND_TARGETED, targeted)
+#define MSL_KIND_LIST(X, Xe)					\
+	X(MSL_KIND_KSWAPD, kswapd)				\
+	X(MSL_KIND_DIRECT, direct)				\
+	X(MSL_KIND_PROACTIVE, proactive)			\
+	Xe(MSL_KIND_TARGETED, targeted)
+#define MSL_KINDS	MSL_KIND_LIST(EM, EMe)
 
-#define MSL_VERDICTS						\
-	EM(MSL_RECLAIM, reclaim)				\
-	EMe(MSL_SKIP, skip)
+#define MSL_VERDICT_LIST(X, Xe)					\
+	X(MSL_RECLAIM, reclaim)				\
+	Xe(MSL_SKIP, skip)
+#define MSL_VERDICTS	MSL_VERDICT_LIST(EM, EMe)
 
 /*
  * Why a step was decided so.  Skips: under, sibling_over (walk) and
@@ -43,32 +46,35 @@ typedef uint64_t u64;
  * reclaimer's second round after one over the eligible cgroups reclaimed
  * nothing (the progress gate, README "Gates").
  */
-#define MSL_REASONS						\
-	EM(MSL_REASON_OFF, policy_off)				\
-	EM(MSL_REASON_TARGETED, targeted)			\
-	EM(MSL_REASON_ROOT, root)				\
-	EM(MSL_REASON_PRIORITY, below_threshold)		\
-	EM(MSL_REASON_OVER, over)				\
-	EM(MSL_REASON_ANCESTOR_OVER, ancestor_over)		\
-	EM(MSL_REASON_NOTHING_ELIGIBLE, nothing_eligible)	\
-	EM(MSL_REASON_UNDER, under)				\
-	EM(MSL_REASON_SIBLING_OVER, sibling_over)		\
-	EM(MSL_REASON_NONE_OVER, none_over)			\
-	EM(MSL_REASON_EXCESS_SHARE, excess_share)		\
-	EMe(MSL_REASON_RETRY, retry)
+#define MSL_REASON_LIST(X, Xe)					\
+	X(MSL_REASON_OFF, policy_off)				\
+	X(MSL_REASON_TARGETED, targeted)			\
+	X(MSL_REASON_ROOT, root)				\
+	X(MSL_REASON_PRIORITY, below_threshold)		\
+	X(MSL_REASON_OVER, over)				\
+	X(MSL_REASON_ANCESTOR_OVER, ancestor_over)		\
+	X(MSL_REASON_NOTHING_ELIGIBLE, nothing_eligible)	\
+	X(MSL_REASON_UNDER, under)				\
+	X(MSL_REASON_SIBLING_OVER, sibling_over)		\
+	X(MSL_REASON_NONE_OVER, none_over)			\
+	X(MSL_REASON_EXCESS_SHARE, excess_share)		\
+	Xe(MSL_REASON_RETRY, retry)
+#define MSL_REASONS	MSL_REASON_LIST(EM, EMe)
 
 /* Which rule decides at a gated pass (README "Policies"). */
-#define MSL_POLICIES						\
-	EM(MSL_POLICY_V8, v8)					\
-	EM(MSL_POLICY_WALK, walk)				\
-	EMe(MSL_POLICY_EXCESS, excess)
+#define MSL_POLICY_LIST(X, Xe)					\
+	X(MSL_POLICY_V8, v8)					\
+	X(MSL_POLICY_WALK, walk)				\
+	Xe(MSL_POLICY_EXCESS, excess)
+#define MSL_POLICIES	MSL_POLICY_LIST(EM, EMe)
 
 /* Where a level's soft limit came from. */
-#define MSL_LIMIT_SOURCES					\
-	EM(MSL_LIMIT_UNSET, unset)				\
-	EM(MSL_LIMIT_SET, set)					\
-	EM(MSL_LIMIT_MAX, max)					\
-	EMe(MSL_LIMIT_V1, v1)
+#define MSL_LIMIT_SOURCE_LIST(X, Xe)					\
+	X(MSL_LIMIT_UNSET, unset)				\
+	X(MSL_LIMIT_SET, set)					\
+	X(MSL_LIMIT_MAX, max)					\
+	Xe(MSL_LIMIT_V1, v1)
+#define MSL_LIMIT_SOURCES	MSL_LIMIT_SOURCE_LIST(EM, EMe)
 
 /*
  * What an unset soft limit means (module parameter unset):
@@ -76,10 +82,11 @@ typedef uint64_t u64;
  * the cgroup's own pages are eligible (V8) but it makes no descendant
  * eligible; zero: V8's 0, any usage is over; max: never over (stock).
  */
-#define MSL_UNSET_MODES						\
-	EM(MSL_UNSET_INHERIT, inherit)				\
-	EM(MSL_UNSET_ZERO, zero)				\
-	EMe(MSL_UNSET_MAX, max)
+#define MSL_UNSET_MODE_LIST(X, Xe)					\
+	X(MSL_UNSET_INHERIT, inherit)				\
+	X(MSL_UNSET_ZERO, zero)				\
+	Xe(MSL_UNSET_MAX, max)
+#define MSL_UNSET_MODES	MSL_UNSET_MODE_LIST(EM, EMe)
 
 /*
  * Which passes of global reclaim skip (README "Gates"): progress skips at
@@ -87,9 +94,10 @@ typedef uint64_t u64;
  * (memory.low's protocol); priority skips while the effective priority is
  * at or above priority_threshold (12: the patch's first pass only).
  */
-#define MSL_GATES						\
-	EM(MSL_GATE_PROGRESS, progress)				\
-	EMe(MSL_GATE_PRIORITY, priority)
+#define MSL_GATE_LIST(X, Xe)					\
+	X(MSL_GATE_PROGRESS, progress)				\
+	Xe(MSL_GATE_PRIORITY, priority)
+#define MSL_GATES	MSL_GATE_LIST(EM, EMe)
 
 #undef EM
 #undef EMe

@@ -21,23 +21,22 @@ fi
 MSL_BENCH_SIZE=${MSL_BENCH_SIZE:-default}
 case $MSL_BENCH_SIZE in
 smoke)
-	B_WS=32 B_SEG=512 B_NSEG=1 B_REPEATS=1 B_SWEEP="12 6" B_SWEEP_REPEATS=1
+	B_WS=32 B_SEG=512 B_NSEG=1 B_REPEATS=1 B_SWEEP="auto 12" B_SWEEP_REPEATS=1
 	B_ANON_WS=32 B_RING_PASSES=1
 	B_OVH_PAIRS=1 B_OVH_STREAM=512 B_FG_STREAM=512 B_SCALE="10" B_SCALE_STREAM=512
-	# the threshold README gives for each LRU: 12 on MGLRU, 6 on the classic
-	B_TREES="c" B_TREE_THRESHOLDS="12" B_TREE_STREAM=512 B_TREE_REPEATS=1
-	[ "${MSL_LRU:-}" = mglru ] || B_TREE_THRESHOLDS=6 ;;
+	# the defaults: the progress gate
+	B_TREES="c" B_TREE_THRESHOLDS="auto" B_TREE_STREAM=512 B_TREE_REPEATS=1 ;;
 full)
-	B_WS=100 B_SEG=2048 B_NSEG=3 B_REPEATS=5 B_SWEEP="12 11 10 9 8 7 6 5 4 3 2 1 0" B_SWEEP_REPEATS=3
+	B_WS=100 B_SEG=2048 B_NSEG=3 B_REPEATS=5 B_SWEEP="auto 12 11 10 9 8 7 6 5 4 3 2 1 0" B_SWEEP_REPEATS=3
 	B_ANON_WS=100 B_RING_PASSES=2
 	B_OVH_PAIRS=10 B_OVH_STREAM=2048 B_FG_STREAM=1024 B_SCALE="10 100 1000 10000" B_SCALE_STREAM=1024
-	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="12 6" B_TREE_STREAM=2048 B_TREE_REPEATS=3 ;;
+	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="auto 12" B_TREE_STREAM=2048 B_TREE_REPEATS=3 ;;
 *)
 	# about 45 minutes a configuration on a 2-core host under TCG
-	B_WS=100 B_SEG=768 B_NSEG=2 B_REPEATS=2 B_SWEEP="12 9 6 3 0" B_SWEEP_REPEATS=1
+	B_WS=100 B_SEG=768 B_NSEG=2 B_REPEATS=2 B_SWEEP="auto 12 6 0" B_SWEEP_REPEATS=1
 	B_ANON_WS=100 B_RING_PASSES=1
 	B_OVH_PAIRS=3 B_OVH_STREAM=1024 B_FG_STREAM=512 B_SCALE="10 100 1000 10000" B_SCALE_STREAM=512
-	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="12 6" B_TREE_STREAM=768 B_TREE_REPEATS=1 ;;
+	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="auto 12" B_TREE_STREAM=768 B_TREE_REPEATS=1 ;;
 esac
 [ -z "${MSL_BENCH_SWEEP:-}" ] || B_SWEEP=$MSL_BENCH_SWEEP
 if [ -n "${MSL_BENCH_REPEATS:-}" ]; then
@@ -185,8 +184,8 @@ set_soft() {
 #   msl       the module, P soft 150M (S unset on v2, 0 on v1); params below
 #   msl-POL   the same with policy=POL (walk, excess): where the module
 #             accepts that policy
-#   msl-tN    the same with priority_threshold=N (README's advice for the
-#             classic LRU is 6)
+#   msl-tN    the same with priority_threshold=N, the priority gate (12:
+#             the patch's rule as written)
 mode_applies() {
 	case $1 in
 	v1soft) [ "$MSL_CGROUP_VERSION" = 1 ] ;;
@@ -225,7 +224,7 @@ policy_supported() {
 msl_defaults() {
 	local p
 	msl_loaded || msl_load >/dev/null
-	for p in enabled=Y policy=v8 priority_threshold=12 unset_eligible=Y keep_v1_reclaim=N "$@"; do
+	for p in enabled=Y policy=v8 priority_threshold=auto unset=inherit keep_v1_reclaim=N count_targeted=N "$@"; do
 		[ -e "/sys/module/$MSL_MODULE/parameters/${p%%=*}" ] || continue
 		echo "${p#*=}" >"/sys/module/$MSL_MODULE/parameters/${p%%=*}" || fail "cannot set $p"
 	done
@@ -460,9 +459,11 @@ fg_stats() {
 }
 
 # The module's handlers and the gated calls, by series.
-fg_gated() { if [ "$MSL_KSERIES" = 6.12 ] && [ "$MSL_LRU" = mglru ]; then echo try_to_shrink_lruvec; else echo shrink_lruvec; fi; }
-fg_handler() { if [ "$(fg_gated)" = try_to_shrink_lruvec ]; then echo try_to_shrink_lruvec_pre; else echo shrink_lruvec_pre; fi; }
-fg_account() { if [ "$(fg_gated)" = try_to_shrink_lruvec ]; then echo account_entry_mglru; else echo account_entry_classic; fi; }
+# The gated call (MGLRU's memcg LRU on 6.12: shrink_one), the decision
+# (msl_gate_step, whichever probe takes it) and the accounting entry.
+fg_gated() { if [ "$MSL_KSERIES" = 6.12 ] && [ "$MSL_LRU" = mglru ]; then echo shrink_one; else echo shrink_lruvec; fi; }
+fg_handler() { echo msl_gate_step; }
+fg_account() { if [ "$(fg_gated)" = shrink_one ]; then echo account_entry_one; else echo account_entry_lruvec; fi; }
 
 # ---------------------------------------------------------------------------
 # Pages kept per policy on the three trees (README "Policies")
@@ -471,8 +472,8 @@ fg_account() { if [ "$(fg_gated)" = try_to_shrink_lruvec ]; then echo account_en
 # and the KS2012 article's tree, cases a-e (t-27-policies.sh, sizes x4 so
 # that the pages kept are measurable against a stream).  Soft limits in
 # MiB ("max": none, as the patch's "unlimited"); every cgroup of the tree
-# has one, so only S, the streamer outside the tree (no soft limit, the
-# default unset_eligible=Y: eligible, and "over" for walk), is unset.
+# has one, so only S, the streamer outside the tree (no soft limit and
+# none above it: eligible, and "over" for walk), is unset.
 tree_limits() {
 	case $1 in
 	case1) echo "A:max A/A1:80 A/A2:48 B:128" ;;
@@ -577,10 +578,10 @@ bench_trees() {
 # ---------------------------------------------------------------------------
 # The comparison rows of the isolation table, for this config, and a row
 # of the module at each priority_threshold of MSL_BENCH_THRESHOLD_ROWS
-# (default 6, the setting README gives for the classic LRU; "" for none).
+# (default 12, the patch's rule as written; "" for none).
 iso_modes() {
 	local m t rows=
-	for t in ${MSL_BENCH_THRESHOLD_ROWS-6}; do rows+=" msl-t$t"; done
+	for t in ${MSL_BENCH_THRESHOLD_ROWS-12}; do rows+=" msl-t$t"; done
 	for m in none v1soft low msl $(bench_policies | sed 's/^/msl-/') $rows; do
 		mode_applies "$m" && echo "$m"
 	done
@@ -612,7 +613,7 @@ bench_sweep() {
 		for t in $B_SWEEP; do
 			iso_run file msl "priority_threshold=$t" "$r" "threshold=$t"
 		done
-		iso_run file msl "unset_eligible=N" "$r" "unset_eligible=N"
+		iso_run file msl "unset=max" "$r" "unset=max"
 		[ "$MSL_CGROUP_VERSION" = 1 ] && iso_run file msl "keep_v1_reclaim=Y" "$r" "keep_v1_reclaim=Y"
 		iso_run file msl "enabled=N" "$r" "enabled=N"
 	done
@@ -680,7 +681,8 @@ bench_overhead() {
 	msl_load
 	set_soft I1 max
 	fg_measure loaded "$B_FG_STREAM" "$g"
-	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre skip_shrink_lruvec skip_try_to_shrink_lruvec
+	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre msl_eligible_pass_begin \
+		shrink_slab_pre skip_shrink_lruvec skip_shrink_one skip_shrink_slab
 	for pol in $(bench_policies); do
 		set_policy "$pol"
 		fg_measure "handlers-$pol" "$B_FG_STREAM" "$h"

@@ -117,12 +117,16 @@ lost_pct() {
 
 cg_id() { stat -c %i "$(cg_path "$1")"; }
 
-# first_pass_decisions FILE ID: "verdict/reason" of every global first-pass
-# decision about that cgroup id, one per line, counted.
-first_pass_decisions() {
-	grep -E "cgroup_id=$2 .*effective_priority=12 kind=(kswapd|direct)" "$1" |
+# gated_decisions FILE ID [ERE]: "verdict/reason" of every decision of
+# global reclaim about that cgroup id (whose fields after the id also
+# match ERE, default $GATED), one per line, counted.
+gated_decisions() {
+	grep -E "cgroup_id=$2 .*${3:-$GATED}" "$1" |
 		sed -E 's/.* verdict=([a-z_]+) reason=([a-z_]+) .*/\1\/\2/' | sort | uniq -c
 }
+
+# first_pass_decisions FILE ID: the same at the priority gate's first pass.
+first_pass_decisions() { gated_decisions "$1" "$2" "$FIRST_PASS"; }
 
 # check_decision_consistency FILE: each "over"/"under" decision agrees with
 # the usage and effective soft limit the event itself carries.

@@ -40,7 +40,7 @@ trace_enable memcg_softlimit/decision
 run_round module >/dev/null
 trace_disable memcg_softlimit/decision
 say ""
-say "With memcg_softlimit loaded (V8 defaults):"
+say "With memcg_softlimit loaded, as modprobe loads it (policy v8, the progress gate):"
 table module
 say ""
 say "A few of its decisions (trace system memcg_softlimit, event decision):"
@@ -49,13 +49,16 @@ grep -E 'kind=(kswapd|direct)' "$MSL_TRACEFS/trace" | grep -E "${ids%|}" |
 	grep -E 'verdict=skip|reason=(over|ancestor_over)' | head -n 6 |
 	sed -E 's/^ +//; s/ +/ /g' | cut -c1-230 | sed 's/^/  /'
 say ""
-say "First-pass decisions per cgroup (effective priority 12, kswapd and direct;"
-say "\"removed\" are the stock round's cgroups, still holding pages):"
-grep -E 'effective_priority=12 kind=(kswapd|direct)' "$MSL_TRACEFS/trace" |
+say "Decisions per cgroup (kswapd and direct reclaim, every pass; \"removed\""
+say "are the stock round's cgroups, still holding pages):"
+grep -E 'kind=(kswapd|direct)' "$MSL_TRACEFS/trace" |
 	sed -E 's/.*cgroup_id=([0-9]+) .* verdict=([a-z_]+) reason=([a-z_]+) .*/\1 \2\/\3/' |
 	sort | uniq -c | while read -r n id what; do
 		printf '  %-14s %-22s %6d\n' "${NAME[$id]:-(removed) $id}" "$what" "$n"
 	done
 say ""
-say "Later passes (effective priority < 12): $(grep -E 'kind=(kswapd|direct)' "$MSL_TRACEFS/trace" | grep -vcE 'effective_priority=12 ' || true) decisions, none of them skips: $(grep -E 'kind=(kswapd|direct)' "$MSL_TRACEFS/trace" | grep -vE 'effective_priority=12 ' | grep -c 'verdict=skip' || true) skips"
+say "Priorities reclaim went down to: $(grep -E 'kind=(kswapd|direct)' "$MSL_TRACEFS/trace" |
+	sed -nE 's/.* priority=([0-9]+) .*/\1/p' | sort -n | uniq -c | awk '{printf "%s%s at %s", sep, $1, $2; sep = ", "}')"
+say "A1 went down to its limit (80 MiB) and no further; A2 and B, under theirs,"
+say "kept their pages, at every priority."
 msl_unload >/dev/null

@@ -400,7 +400,10 @@ snapshot_totals() {
 # 'effective_priority=12 kind=(kswapd|direct) verdict=skip reason=under'.
 decided() { grep -qE "decision: cgroup_id=$1 .*$2" "$MSL_TRACEFS/trace"; }
 
-# FIRST_PASS: the fields of a global first-pass decision, for decided()
+# GATED: the fields of a decision of global reclaim that the default
+# (progress) gate takes at any priority, for decided(); FIRST_PASS: the
+# same at effective priority 12, what the priority gate at 12 decides.
+GATED='kind=(kswapd|direct)'
 FIRST_PASS='effective_priority=12 kind=(kswapd|direct)'
 
 # wait_reclaim_quiet: reclaim_quiet within 120 s, or fail

@@ -15,7 +15,7 @@ cg_create fz
 cg_create R
 [ "$MSL_CGROUP_VERSION" = 2 ] && { echo "set /fz 64M" >"$CTL" || fail "set /fz"; }
 limits_before=$(cat "$CTL")
-params_before=$(grep -H . $P/enabled $P/priority_threshold $P/unset_eligible $P/keep_v1_reclaim)
+params_before=$(grep -H . $P/enabled $P/priority_threshold $P/unset $P/keep_v1_reclaim)
 
 perl "$MSL_PAYLOAD/guest/fuzz-ctl.pl" "$CTL" "$n" 1 >"$MSL_SCRATCH/fz1" 2>&1 &
 f1=$!
@@ -47,7 +47,7 @@ assert_eq "$(sed -n 's/^accepted //p' "$MSL_SCRATCH/fz2")" 0 "bad control writes
 assert_true "parameter fuzzer ran" grep -q '^accepted' "$MSL_SCRATCH/fzp"
 assert_eq "$(sed -n 's/^writes //p' "$MSL_SCRATCH/fzp")" 12005 "parameter writes made"
 assert_eq "$(sed -n 's/^accepted //p' "$MSL_SCRATCH/fzp")" 0 "bad parameter writes accepted"
-assert_eq "$(grep -H . $P/enabled $P/priority_threshold $P/unset_eligible $P/keep_v1_reclaim)" "$params_before" "parameters after the fuzzing"
+assert_eq "$(grep -H . $P/enabled $P/priority_threshold $P/unset $P/keep_v1_reclaim)" "$params_before" "parameters after the fuzzing"
 echo "unset /R" >"$CTL" 2>/dev/null
 assert_eq "$(grep -v ' /Z[0-9]$' "$CTL")" "$limits_before" "limits after the fuzzing"
 for z in 0 1 2 3; do

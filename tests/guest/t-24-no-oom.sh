@@ -2,8 +2,11 @@
 # configs: all
 # timeout: 600
 # With every cgroup under its soft limit and memory nearly full, a large
-# allocation still succeeds and nobody is OOM-killed: below DEF_PRIORITY
-# (and when nothing is eligible) reclaim takes protected pages as stock.
+# allocation still succeeds and nobody is OOM-killed: when nothing is
+# eligible reclaim takes protected pages as stock, and when something is
+# eligible but gives nothing (a cgroup over its limit whose memory is all
+# anonymous, with no swap), the progress gate's retry does; under the
+# priority gate the lower priorities do.
 . "$MSL_PAYLOAD/guest/cases.sh"
 shm=/run/msl-shm
 mkdir -p "$shm"
@@ -31,11 +34,30 @@ fill_and_allocate() {
 msl_load
 cg_create P1
 cg_create P2
-fill_and_allocate "V8 default"
-for t in 6 0; do
+fill_and_allocate "defaults, nothing eligible"
+
+# E is over its soft limit (eligible) but holds only anonymous memory,
+# which reclaim cannot take without swap.
+cg_create E
+set_soft_limit E 1
+# shellcheck disable=SC2016 # perl's own variable
+cg_run E perl -e '$x = "e" x (40 << 20); sleep 600' &
+holder=$!
+e_holds() { [ "$(cg_usage_bytes E)" -ge $((36 << 20)) ]; }
+wait_until 30 e_holds || fail "E holds only $(($(cg_usage_bytes E) >> 20)) MiB"
+trace_clear
+trace_enable memcg_softlimit/decision
+fill_and_allocate "defaults, eligible but unproductive"
+trace_disable memcg_softlimit/decision
+retries=$(trace_count 'reason=retry')
+note "retry decisions: $retries, E: $(($(cg_usage_bytes E) >> 20)) MiB"
+assert_gt "$retries" 0 "decisions of a reclaimer's retry"
+for t in 12 0; do
 	echo "$t" >"/sys/module/$MSL_MODULE/parameters/priority_threshold"
-	fill_and_allocate "threshold $t"
+	fill_and_allocate "threshold $t, eligible but unproductive"
 done
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
 # Twice in full runs on 6.1 v2 this test took 275-285 s instead of about
 # 40, all of it after the last allocation: say where the time goes.
 t0=$(date +%s)

@@ -9,6 +9,8 @@
 # completes.  4 load/unload cycles, then 1,000 policy switches in a fifth
 # load (MSL_LONG=1: 1,000 cycles, about 4 s each under single-threaded TCG,
 # and 20,000 switches; MSL_RUN_BUDGET=6000 leaves one config the time).
+# threshold_of N: the N-th of auto, 0, 1, ... 12, round and round.
+threshold_of() { local t=$(($1 % 14)); [ "$t" = 13 ] && t=auto; echo "$t"; }
 . "$MSL_PAYLOAD/guest/cases.sh"
 # Every load and unload live-patches the entries of the hooked functions and
 # kprobes' ftrace trampolines while both vCPUs run them.  With a host thread
@@ -51,7 +53,7 @@ for i in $(seq "$cycles"); do
 	fi
 	echo 0 >"/sys/module/$MSL_MODULE/parameters/enabled"
 	echo 1 >"/sys/module/$MSL_MODULE/parameters/enabled"
-	echo $((i % 13)) >"/sys/module/$MSL_MODULE/parameters/priority_threshold"
+	threshold_of "$i" >"/sys/module/$MSL_MODULE/parameters/priority_threshold"
 	if [ "$i" -le 2 ]; then
 		echo 0 >"$MSL_TRACEFS/events/memcg_softlimit/decision/enable"
 		# Read while the module, and so the event's format, is still there.
@@ -78,7 +80,7 @@ deadline=$((SECONDS + 60)) i=0 off=0 on=0
 while :; do
 	i=$((i + 1))
 	echo $((i & 1)) >"$P/enabled"
-	[ $((i % 50)) = 0 ] && echo $(((i / 50) % 13)) >"$P/priority_threshold"
+	[ $((i % 50)) = 0 ] && threshold_of $((i / 50)) >"$P/priority_threshold"
 	if [ "$i" -ge "$switches" ] && [ $((i % 100)) = 0 ]; then
 		off=$(grep -c 'reason=policy_off' "$MSL_TRACEFS/trace" || true)
 		on=$(grep 'decision:' "$MSL_TRACEFS/trace" | grep -vc 'reason=policy_off' || true)
@@ -87,7 +89,7 @@ while :; do
 done
 echo 0 >"$MSL_TRACEFS/events/memcg_softlimit/decision/enable"
 echo 1 >"$P/enabled"
-echo 12 >"$P/priority_threshold"
+echo auto >"$P/priority_threshold"
 switches=$i
 note "$switches policy switches under pressure: $off policy_off and $on other decisions traced"
 assert_gt "$off" 0 "decisions while the policy was off"

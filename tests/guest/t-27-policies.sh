@@ -20,8 +20,10 @@
 #
 # Soft limits are 1 MiB ("over", far below the usage) or 1000 MiB
 # ("under"), except case d (A 15 MiB below its children's 16 + 16 MiB,
-# usage 24).  unset_eligible=0, so that cgroups the test did not make
-# (unset limits) are never over and cannot make a sibling skip.  Reclaim:
+# usage 24).  unset=max (the stock meaning), so that cgroups the test did
+# not make (unset limits) are never over and cannot make a sibling skip,
+# and priority_threshold=12, the patch's first pass, so that the decisions
+# looked at are the policies' at effective priority 12.  Reclaim:
 # on MGLRU memory.reclaim on the root cgroup (proactive, deterministic);
 # on the classic LRU a stream from S (no soft limit) makes global pressure
 # (v1 has no memory.reclaim, and on the classic LRU proactive reclaim
@@ -34,7 +36,7 @@ S=$MSL_SCRATCH
 P=/sys/module/$MSL_MODULE/parameters/policy
 LEAVES="A/A1 A/A2 B C"
 
-msl_load unset_eligible=0
+msl_load unset=max priority_threshold=12
 assert_eq "$(msl_param policy)" v8 "default policy"
 # Only first-pass decisions are looked at: record no others (the filter
 # goes with the module's events at rmmod).

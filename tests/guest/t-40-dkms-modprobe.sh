@@ -42,8 +42,8 @@ depmod -a "$kver" || fail "depmod -a failed"
 note "depmod -a took $((SECONDS - t0)) s"
 assert_eq "$(modinfo -n "$MSL_MODULE")" "$dest/$file" "modinfo finds the DKMS module through modules.dep"
 
-echo "options $MSL_MODULE priority_threshold=9 unset_eligible=N" >"$conf"
-assert_true "modprobe sees the options" grep -qx "options $MSL_MODULE priority_threshold=9 unset_eligible=N" \
+echo "options $MSL_MODULE priority_threshold=9 unset=max" >"$conf"
+assert_true "modprobe sees the options" grep -qx "options $MSL_MODULE priority_threshold=9 unset=max" \
 	<(modprobe --showconfig 2>/dev/null)
 if ! out=$(modprobe "$MSL_MODULE" 2>&1); then
 	dmesg | tail -n 20 >&2
@@ -51,7 +51,7 @@ if ! out=$(modprobe "$MSL_MODULE" 2>&1); then
 fi
 assert_true "loaded by modprobe" msl_loaded
 assert_eq "$(cat "$P/priority_threshold")" 9 "priority_threshold from modprobe.d"
-assert_eq "$(cat "$P/unset_eligible")" N "unset_eligible from modprobe.d"
+assert_eq "$(cat "$P/unset")" max "unset from modprobe.d"
 assert_eq "$(cat "$P/enabled")" Y "enabled at its default"
 assert_true "control file present" test -e /proc/memcg_softlimit/limits
 assert_eq "$(cat /sys/module/"$MSL_MODULE"/version 2>/dev/null)" "${exp[version]}" "/sys/module version"
@@ -60,7 +60,7 @@ info=$(modinfo "$MSL_MODULE")
 printf '%s\n' "$info" | grep -v '^\s' | grep -vE '^(signature|alias):'
 assert_eq "$(modinfo -F version "$MSL_MODULE")" "${exp[version]}" "modinfo version (VERSION)"
 assert_eq "$(modinfo -F vermagic "$MSL_MODULE" | cut -d' ' -f1)" "$kver" "vermagic"
-for p in enabled priority_threshold unset_eligible keep_v1_reclaim; do
+for p in enabled priority_threshold unset policy keep_v1_reclaim; do
 	assert_true "modinfo documents $p" grep -qE "^parm: +$p:" <<<"$info"
 done
 assert_eq "$(modinfo -F signer "$MSL_MODULE")" "${exp[signer]}" "signer (the DKMS MOK key)"

@@ -119,6 +119,132 @@ static void random_input_never_crashes(void)
 	CHECK(accepted < 100000);
 }
 
+static const struct {
+	const char *pattern, *path;
+	bool match;
+} matches[] = {
+	{ "/a", "/a", true },
+	{ "/a", "/b", false },
+	{ "/a", "/a/b", false },
+	{ "/a/b", "/a", false },
+	{ "/system.slice/*.service", "/system.slice/foo.service", true },
+	{ "/system.slice/*.service", "/system.slice/.service", true },
+	{ "/system.slice/*.service", "/system.slice/foo.scope", false },
+	/* '*' stays within its component. */
+	{ "/system.slice/*.service", "/system.slice/a/b.service", false },
+	{ "/*", "/a", true },
+	{ "/*", "/a/b", false },
+	{ "/a?c", "/abc", true },
+	{ "/a?c", "/ac", false },
+	{ "/a*b*c", "/axxbyyc", true },
+	{ "/a*b*c", "/axxbyy", false },
+	{ "/*x*", "/x", true },
+	/* '**' as a whole component: any number of components, none too. */
+	{ "/kubepods.slice/**", "/kubepods.slice", true },
+	{ "/kubepods.slice/**", "/kubepods.slice/a", true },
+	{ "/kubepods.slice/**", "/kubepods.slice/a/b/c", true },
+	{ "/kubepods.slice/**", "/kubepods", false },
+	{ "/**/db", "/db", true },
+	{ "/**/db", "/x/y/db", true },
+	{ "/**/db", "/x/y/db/z", false },
+	{ "/a/**/z", "/a/z", true },
+	{ "/a/**/z", "/a/b/c/z", true },
+	{ "/a/**/z", "/a/b/c/zz", false },
+	{ "/a/**/b/**/c", "/a/x/b/y/b/z/c", true },
+	{ "/a/**/b/**/c", "/a/x/c", false },
+	{ "/**", "/anything/at/all", true },
+	{ "/**/*.service", "/system.slice/foo.service", true },
+	{ "/**/*.service", "/foo.service", true },
+	{ "/**/*.service", "/system.slice/foo.service/x", false },
+	{ "/with space/*", "/with space/x", true },
+};
+
+static void path_matching(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(matches) / sizeof(matches[0]); i++) {
+		bool got = msl_path_match(matches[i].pattern, matches[i].path);
+
+		if (got != matches[i].match)
+			fprintf(stderr, "%s ~ %s: %d\n", matches[i].pattern,
+				matches[i].path, got);
+		CHECK(got == matches[i].match);
+	}
+}
+
+static void bad_patterns(void)
+{
+	static const char *const bad[] = {
+		"", "a", "/", "//a", "/a/", "/a//b", "/a**", "/**a", "/a/**b",
+		"/a/../b", "/./a", "/a\x01",
+	};
+	static const char *const good[] = {
+		"/a", "/**", "/a/**", "/**/b", "/a*", "/*.service", "/a?/b*c",
+	};
+	const char *why;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		bool refused = msl_pattern_check(bad[i], &why) == -EINVAL;
+
+		if (!refused)
+			fprintf(stderr, "accepted: \"%s\"\n", bad[i]);
+		CHECK(refused && why);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		CHECK(msl_pattern_check(good[i], &why) == 0);
+}
+
+static const struct {
+	const char *line;
+	int ret;
+	const char *pattern;
+	enum msl_rule_action action;
+	u64 bytes;
+} rule_lines[] = {
+	{ "/system.slice/*.service 512M", 1, "/system.slice/*.service",
+	  MSL_RULE_LIMIT, 512ULL << 20 },
+	{ "  /kubepods.slice/**\tmax \r", 1, "/kubepods.slice/**",
+	  MSL_RULE_MAX, 0 },
+	{ "/my cgroup/x  unset", 1, "/my cgroup/x", MSL_RULE_UNSET, 0 },
+	{ "", 0, NULL, 0, 0 },
+	{ "   ", 0, NULL, 0, 0 },
+	{ "# /a 1G", 0, NULL, 0, 0 },
+	{ "/a", -EINVAL, NULL, 0, 0 },
+	{ "1G", -EINVAL, NULL, 0, 0 },
+	{ "/a 1Q", -EINVAL, NULL, 0, 0 },
+	{ "/a UNSET", -EINVAL, NULL, 0, 0 },
+	{ "/ 1G", -EINVAL, NULL, 0, 0 },
+	{ "/a** 1G", -EINVAL, NULL, 0, 0 },
+	{ "a 1G", -EINVAL, NULL, 0, 0 },
+};
+
+static void rules(void)
+{
+	struct msl_rule rule;
+	const char *why;
+	unsigned int i;
+	char buf[256];
+
+	for (i = 0; i < sizeof(rule_lines) / sizeof(rule_lines[0]); i++) {
+		int ret;
+
+		strcpy(buf, rule_lines[i].line);
+		ret = msl_rule_parse(buf, &rule, &why);
+		if (ret != rule_lines[i].ret)
+			fprintf(stderr, "\"%s\": %d\n", rule_lines[i].line, ret);
+		CHECK(ret == rule_lines[i].ret);
+		if (ret < 0)
+			CHECK(why != NULL);
+		if (ret != 1)
+			continue;
+		CHECK(!strcmp(rule.pattern, rule_lines[i].pattern));
+		CHECK(rule.action == rule_lines[i].action);
+		CHECK(rule.bytes == rule_lines[i].bytes);
+	}
+}
+
 int main(void)
 {
 	RUN("ctl_parse", sizes);
@@ -126,5 +252,8 @@ int main(void)
 	RUN("ctl_parse", bad_commands);
 	RUN("ctl_parse", oversized_and_embedded_nul);
 	RUN("ctl_parse", random_input_never_crashes);
+	RUN("ctl_parse", path_matching);
+	RUN("ctl_parse", bad_patterns);
+	RUN("ctl_parse", rules);
 	return 0;
 }

@@ -48,32 +48,76 @@ static bool next_level(void *opaque, struct msl_level *level)
 	return true;
 }
 
+/* The patch's rule as written: the first pass only, unset is 0. */
 static const struct msl_params v8 = {
 	.enabled = true,
 	.priority_threshold = MSL_DEF_PRIORITY,
-	.unset_eligible = true,
+	.unset = MSL_UNSET_ZERO,
+	.policy = MSL_POLICY_V8,
+};
+
+/* What modprobe gives: the progress gate, unset limits inherited. */
+static const struct msl_params dflt = {
+	.enabled = true,
+	.priority_threshold = MSL_THRESHOLD_AUTO,
+	.unset = MSL_UNSET_INHERIT,
 	.policy = MSL_POLICY_V8,
 };
 
 static const struct msl_params walk = {
 	.enabled = true,
 	.priority_threshold = MSL_DEF_PRIORITY,
-	.unset_eligible = true,
+	.unset = MSL_UNSET_ZERO,
 	.policy = MSL_POLICY_WALK,
+};
+
+static const struct msl_params stock_unset = {
+	.enabled = true,
+	.priority_threshold = MSL_DEF_PRIORITY,
+	.unset = MSL_UNSET_MAX,
+	.policy = MSL_POLICY_V8,
+};
+
+static const struct msl_params stock_walk = {
+	.enabled = true,
+	.priority_threshold = MSL_DEF_PRIORITY,
+	.unset = MSL_UNSET_MAX,
+	.policy = MSL_POLICY_WALK,
+};
+
+static const struct msl_params threshold6 = {
+	.enabled = true,
+	.priority_threshold = 6,
+	.unset = MSL_UNSET_ZERO,
+	.policy = MSL_POLICY_V8,
+};
+
+static const struct msl_params off = {
+	.enabled = false,
+	.priority_threshold = MSL_THRESHOLD_AUTO,
+	.unset = MSL_UNSET_INHERIT,
+	.policy = MSL_POLICY_V8,
+};
+
+/* A step's circumstances besides its memcg: the gates' inputs. */
+enum {
+	F_RETRY = 1 << 0,		/* the reclaimer's retry */
+	F_NONE = 1 << 1,		/* nothing is eligible (V8 2/2) */
 };
 
 static struct msl_decision decide_n(const struct msl_params *params,
 				    const struct case_node *tree, int n,
 				    int node, enum msl_kind kind, int priority,
-				    bool nothing_eligible)
+				    unsigned int flags)
 {
 	struct cursor c = { params, tree, n, node };
 	struct msl_step step = {
 		.kind = kind,
 		.is_root = tree[node].parent < 0,
 		.effective_priority = priority,
-		.nothing_eligible = nothing_eligible,
 		.last_pass = priority == 0,
+		.retry = flags & F_RETRY,
+		.nothing_eligible = flags & F_NONE,
 	};
 	struct msl_decision d;
 
@@ -81,118 +125,278 @@ static struct msl_decision decide_n(const struct msl_params *params,
 	return d;
 }
 
-#define decide_with(params, tree, node, kind, prio, ne)		\
-	decide_n(params, tree, ARRAY_SIZE(tree), node, kind, prio, ne)
-#define decide(tree, node, prio)					\
-	decide_with(&v8, tree, node, MSL_KIND_KSWAPD, prio, false)
+#define decide_with(params, tree, node, kind, prio, flags)		\
+	decide_n(params, tree, ARRAY_SIZE(tree), node, kind, prio, flags)
+#define ID(node) ((u64)(node) + 100)
 
-#define EXPECT(tree, node, prio, verdict_, reason_) do {		\
-	struct msl_decision d_ = decide(tree, node, prio);		\
-	CHECK(d_.verdict == (verdict_));				\
-	CHECK(d_.reason == (reason_));					\
-} while (0)
+/*
+ * The KS2012 article's tree: A (children A1, A2), B and C under the root.
+ * Soft limits: A 100, A1 80, A2 80, B 100, C 100 pages unless a case says.
+ */
+enum { R, AA, AA1, AA2, BB, CC, NR_ART };
 
-static void case1_first_pass_reclaims_only_A1(void)
+#define ARTICLE(a, a1, a2, b, c, a1_limit, b_src)			\
+	{								\
+		[R] = { "root", -1, 1000, MSL_LIMIT_UNSET, 0 },	\
+		[AA] = { "A", R, a, MSL_LIMIT_SET, 100 },		\
+		[AA1] = { "A1", AA, a1, MSL_LIMIT_SET, a1_limit },	\
+		[AA2] = { "A2", AA, a2, MSL_LIMIT_SET, 80 },		\
+		[BB] = { "B", R, b, b_src, 100 },			\
+		[CC] = { "C", R, c, MSL_LIMIT_SET, 100 },		\
+	}
+
+/* (a) A over, A1 and A2 under. */
+static const struct case_node art_a[NR_ART] =
+	ARTICLE(150, 70, 60, 50, 50, 80, MSL_LIMIT_SET);
+/* (b) A over, A1 over, A2 under. */
+static const struct case_node art_b[NR_ART] =
+	ARTICLE(150, 90, 40, 50, 50, 80, MSL_LIMIT_SET);
+/* (c) A under with A1 over (its limit 40), B over. */
+static const struct case_node art_c[NR_ART] =
+	ARTICLE(60, 50, 10, 150, 50, 40, MSL_LIMIT_SET);
+/* (d) A's limit below its children's: A1, A2 under theirs, A over. */
+static const struct case_node art_d[NR_ART] =
+	ARTICLE(130, 70, 60, 50, 50, 80, MSL_LIMIT_SET);
+/* (e) nobody over. */
+static const struct case_node art_e[NR_ART] =
+	ARTICLE(50, 20, 20, 50, 50, 80, MSL_LIMIT_SET);
+/* (e) with B unset and using memory. */
+static const struct case_node art_e_unset_b[NR_ART] =
+	ARTICLE(50, 20, 20, 50, 50, 80, MSL_LIMIT_UNSET);
+/* (e) with B unset and empty. */
+static const struct case_node art_e_empty_b[NR_ART] =
+	ARTICLE(50, 20, 20, 0, 50, 80, MSL_LIMIT_UNSET);
+
+/* A copy to change: article(t, a, a1, a2, b, c). */
+static void article(struct case_node t[NR_ART], u64 a, u64 a1, u64 a2,
+		    u64 b, u64 c)
 {
-	struct msl_decision d;
+	const struct case_node base[NR_ART] =
+		ARTICLE(a, a1, a2, b, c, 80, MSL_LIMIT_SET);
 
-	EXPECT(case1, ROOT, 12, MSL_RECLAIM, MSL_REASON_ROOT);
-	EXPECT(case1, A, 12, MSL_SKIP, MSL_REASON_UNDER);
-	EXPECT(case1, A1, 12, MSL_RECLAIM, MSL_REASON_OVER);
-	EXPECT(case1, A2, 12, MSL_SKIP, MSL_REASON_UNDER);
-	EXPECT(case1, B, 12, MSL_SKIP, MSL_REASON_UNDER);
-	d = decide(case1, A1, 12);
-	CHECK(d.decider_id == A1 + 100);
-	CHECK(d.levels == 1);
-	d = decide(case1, A2, 12);
-	CHECK(d.levels == 2);	/* A2, then A; never the root */
+	memcpy(t, base, sizeof(base));
 }
 
-static void case2_overlimit_parent_exposes_A2(void)
-{
-	struct msl_decision d;
+/* A max at the top (A), A1 over, A2 under; a max sibling (A1) in _2. */
+static const struct case_node art_max[NR_ART] = {
+	[R] = { "root", -1, 6000, MSL_LIMIT_UNSET, 0 },
+	[AA] = { "A", R, 5000, MSL_LIMIT_MAX, 0 },
+	[AA1] = { "A1", AA, 90, MSL_LIMIT_SET, 80 },
+	[AA2] = { "A2", AA, 20, MSL_LIMIT_SET, 80 },
+	[BB] = { "B", R, 50, MSL_LIMIT_SET, 100 },
+	[CC] = { "C", R, 50, MSL_LIMIT_SET, 100 },
+};
 
-	EXPECT(case2, A, 12, MSL_RECLAIM, MSL_REASON_OVER);
-	EXPECT(case2, A1, 12, MSL_RECLAIM, MSL_REASON_OVER);
-	EXPECT(case2, A2, 12, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER);
-	EXPECT(case2, B, 12, MSL_SKIP, MSL_REASON_UNDER);
-	d = decide(case2, A2, 12);
-	CHECK(d.decider_id == A + 100);
-}
+static const struct case_node art_max_2[NR_ART] = {
+	[R] = { "root", -1, 6000, MSL_LIMIT_UNSET, 0 },
+	[AA] = { "A", R, 5000, MSL_LIMIT_MAX, 0 },
+	[AA1] = { "A1", AA, 90, MSL_LIMIT_MAX, 0 },
+	[AA2] = { "A2", AA, 20, MSL_LIMIT_SET, 80 },
+	[BB] = { "B", R, 50, MSL_LIMIT_SET, 100 },
+	[CC] = { "C", R, 50, MSL_LIMIT_SET, 100 },
+};
 
-static void lower_priorities_skip_nobody(void)
-{
-	int prio, node;
+/*
+ * A host as systemd and container runtimes lay it out: a limit on the
+ * slice (SL), none on its services (S1, S2) and one (S3) with its own;
+ * the streamer (ST) and a slice of its own (OT) with no limit anywhere.
+ */
+enum { H_ROOT, SL, S1, S2, S3, S3C, ST, OT, OTC, NR_HOST };
 
-	for (prio = 0; prio < MSL_DEF_PRIORITY; prio++)
-		for (node = A; node < NR_CASE_NODES; node++) {
-			EXPECT(case1, node, prio, MSL_RECLAIM,
-			       MSL_REASON_PRIORITY);
-			EXPECT(case2, node, prio, MSL_RECLAIM,
-			       MSL_REASON_PRIORITY);
-		}
-}
+#define HOST(sl_usage, s3_usage)					\
+	{								\
+		[H_ROOT] = { "root", -1, 5000, MSL_LIMIT_UNSET, 0 },	\
+		[SL] = { "system.slice", H_ROOT, sl_usage, MSL_LIMIT_SET, 400 }, \
+		[S1] = { "a.service", SL, 100, MSL_LIMIT_UNSET, 0 },	\
+		[S2] = { "b.service", SL, 100, MSL_LIMIT_UNSET, 0 },	\
+		[S3] = { "c.service", SL, s3_usage, MSL_LIMIT_SET, 150 }, \
+		[S3C] = { "c.service/x", S3, 40, MSL_LIMIT_UNSET, 0 },	\
+		[ST] = { "stream.scope", H_ROOT, 900, MSL_LIMIT_UNSET, 0 }, \
+		[OT] = { "other.slice", H_ROOT, 300, MSL_LIMIT_UNSET, 0 }, \
+		[OTC] = { "d.service", OT, 300, MSL_LIMIT_SET, 500 },	\
+	}
 
-static void threshold_widens_the_skip(void)
-{
-	struct msl_params p = v8;
-	struct msl_decision d;
+/* The slice under its limit, c.service too. */
+static const struct case_node host_under[NR_HOST] = HOST(300, 100);
+/* The slice over its limit. */
+static const struct case_node host_slice_over[NR_HOST] = HOST(500, 100);
+/* c.service over its own limit, the slice under. */
+static const struct case_node host_leaf_over[NR_HOST] = HOST(350, 200);
 
-	p.priority_threshold = 10;
-	d = decide_with(&p, case1, B, MSL_KIND_DIRECT, 10, false);
-	CHECK(d.verdict == MSL_SKIP);
-	d = decide_with(&p, case1, B, MSL_KIND_DIRECT, 9, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_PRIORITY);
-	p.priority_threshold = 0;
-	d = decide_with(&p, case1, B, MSL_KIND_DIRECT, 1, false);
-	CHECK(d.verdict == MSL_SKIP);
-	/* Direct reclaim's last pass is never gated (no OOM stock avoids). */
-	d = decide_with(&p, case1, B, MSL_KIND_DIRECT, 0, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_PRIORITY);
-}
+struct row {
+	const char *what;
+	const struct case_node *tree;
+	int n;
+	const struct msl_params *params;
+	int node;
+	enum msl_kind kind;
+	int priority;
+	unsigned int flags;
+	enum msl_verdict verdict;
+	enum msl_reason reason;
+	int decider;		/* a node, or -1: none */
+};
 
-static void targeted_and_off_are_untouched(void)
-{
-	struct msl_params off = v8;
-	struct msl_decision d;
+#define T(tree) tree, ARRAY_SIZE(tree)
+#define KS MSL_KIND_KSWAPD
+#define DR MSL_KIND_DIRECT
+#define RE MSL_RECLAIM
+#define SK MSL_SKIP
+#define P(reason) MSL_REASON_##reason
 
-	d = decide_with(&v8, case1, B, MSL_KIND_TARGETED, 12, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_TARGETED);
-	CHECK(d.levels == 0);
-	off.enabled = false;
-	d = decide_with(&off, case1, B, MSL_KIND_KSWAPD, 12, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_OFF);
+static const struct row rows[] = {
+	/* The patch's case 1 at its first pass: A1 only. */
+	{ "case1", T(case1), &v8, ROOT, KS, 12, 0, RE, P(ROOT), -1 },
+	{ "case1", T(case1), &v8, A, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "case1", T(case1), &v8, A1, KS, 12, 0, RE, P(OVER), A1 },
+	{ "case1", T(case1), &v8, A2, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "case1", T(case1), &v8, B, KS, 12, 0, SK, P(UNDER), -1 },
+	/* Case 2: A over, so A2 goes too; B spared. */
+	{ "case2", T(case2), &v8, A, KS, 12, 0, RE, P(OVER), A },
+	{ "case2", T(case2), &v8, A1, KS, 12, 0, RE, P(OVER), A1 },
+	{ "case2", T(case2), &v8, A2, KS, 12, 0, RE, P(ANCESTOR_OVER), A },
+	{ "case2", T(case2), &v8, B, KS, 12, 0, SK, P(UNDER), -1 },
+	/* The defaults decide the patch's cases as the patch does... */
+	{ "dflt case1", T(case1), &dflt, A, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "dflt case1", T(case1), &dflt, A1, KS, 12, 0, RE, P(OVER), A1 },
+	{ "dflt case1", T(case1), &dflt, A2, DR, 12, 0, SK, P(UNDER), -1 },
+	{ "dflt case1", T(case1), &dflt, B, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "dflt case2", T(case2), &dflt, A2, KS, 12, 0, RE, P(ANCESTOR_OVER), A },
+	{ "dflt case2", T(case2), &dflt, B, DR, 12, 0, SK, P(UNDER), -1 },
+	/* ...at every priority: the progress gate (memory.low's protocol). */
+	{ "progress", T(case1), &dflt, B, KS, 11, 0, SK, P(UNDER), -1 },
+	{ "progress", T(case1), &dflt, B, KS, 1, 0, SK, P(UNDER), -1 },
+	{ "progress", T(case1), &dflt, B, DR, 0, 0, SK, P(UNDER), -1 },
+	{ "progress", T(case1), &dflt, A1, DR, 0, 0, RE, P(OVER), A1 },
+	/* Until the reclaimer retries after a round that reclaimed nothing. */
+	{ "retry", T(case1), &dflt, B, DR, 12, F_RETRY, RE, P(RETRY), -1 },
+	{ "retry", T(case1), &dflt, B, KS, 5, F_RETRY, RE, P(RETRY), -1 },
+	{ "retry", T(case1), &dflt, A1, DR, 12, F_RETRY, RE, P(RETRY), -1 },
+	/* The priority gate ignores the retry: its last pass is its escape. */
+	{ "retry", T(case1), &v8, B, DR, 12, F_RETRY, SK, P(UNDER), -1 },
+	/* The priority gate: the first pass only, at 12. */
+	{ "priority", T(case1), &v8, B, KS, 11, 0, RE, P(PRIORITY), -1 },
+	{ "priority", T(case1), &v8, A1, DR, 0, 0, RE, P(PRIORITY), -1 },
+	{ "priority 6", T(case1), &threshold6, B, DR, 6, 0, SK, P(UNDER), -1 },
+	{ "priority 6", T(case1), &threshold6, B, DR, 5, 0, RE, P(PRIORITY), -1 },
+	/* V8 2/2: nothing eligible, everyone reclaimed, under either gate. */
+	{ "none", T(case1), &v8, B, KS, 12, F_NONE, RE, P(NOTHING_ELIGIBLE), -1 },
+	{ "none", T(case1), &dflt, B, DR, 3, F_NONE, RE, P(NOTHING_ELIGIBLE), -1 },
+	{ "none", T(art_e), &dflt, AA1, KS, 12, F_NONE, RE, P(NOTHING_ELIGIBLE), -1 },
+	/* walk never has that case: none over is proportional reclaim. */
+	{ "none walk", T(art_e), &walk, AA1, KS, 12, F_NONE, RE, P(NONE_OVER), -1 },
+	/* Targeted reclaim, the root and a disabled module: untouched. */
+	{ "early", T(case1), &dflt, B, MSL_KIND_TARGETED, 12, 0, RE, P(TARGETED), -1 },
+	{ "early", T(case1), &walk, B, MSL_KIND_TARGETED, 12, 0, RE, P(TARGETED), -1 },
+	{ "early", T(case1), &dflt, ROOT, DR, 12, 0, RE, P(ROOT), -1 },
+	{ "early", T(case1), &off, B, KS, 12, 0, RE, P(OFF), -1 },
 	/* Proactive reclaim of the root is global reclaim by request. */
-	d = decide_with(&v8, case1, B, MSL_KIND_PROACTIVE, 12, false);
-	CHECK(d.verdict == MSL_SKIP);
+	{ "proactive", T(case1), &dflt, B, MSL_KIND_PROACTIVE, 12, 0, SK, P(UNDER), -1 },
+
+	/* The article's tree under v8 and walk. */
+	{ "art a", T(art_a), &v8, AA, KS, 12, 0, RE, P(OVER), AA },
+	{ "art a", T(art_a), &v8, AA1, KS, 12, 0, RE, P(ANCESTOR_OVER), AA },
+	{ "art a", T(art_a), &v8, BB, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "art a", T(art_a), &walk, AA2, KS, 12, 0, RE, P(ANCESTOR_OVER), AA },
+	{ "art a", T(art_a), &walk, BB, KS, 12, 0, SK, P(SIBLING_OVER), BB },
+	{ "art a", T(art_a), &walk, CC, KS, 12, 0, SK, P(SIBLING_OVER), CC },
+	{ "art b", T(art_b), &v8, AA1, KS, 12, 0, RE, P(OVER), AA1 },
+	{ "art b", T(art_b), &v8, AA2, KS, 12, 0, RE, P(ANCESTOR_OVER), AA },
+	{ "art b", T(art_b), &walk, AA1, KS, 12, 0, RE, P(ANCESTOR_OVER), AA },
+	{ "art b", T(art_b), &walk, BB, KS, 12, 0, SK, P(SIBLING_OVER), BB },
+	{ "art c", T(art_c), &v8, AA, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "art c", T(art_c), &v8, AA1, KS, 12, 0, RE, P(OVER), AA1 },
+	{ "art c", T(art_c), &v8, BB, KS, 12, 0, RE, P(OVER), BB },
+	{ "art c", T(art_c), &walk, AA, KS, 12, 0, SK, P(SIBLING_OVER), AA },
+	{ "art c", T(art_c), &walk, AA1, KS, 12, 0, SK, P(SIBLING_OVER), AA },
+	{ "art c", T(art_c), &walk, BB, KS, 12, 0, RE, P(OVER), BB },
+	{ "art d", T(art_d), &v8, AA1, KS, 12, 0, RE, P(ANCESTOR_OVER), AA },
+	{ "art d", T(art_d), &walk, AA2, KS, 12, 0, RE, P(ANCESTOR_OVER), AA },
+	{ "art d", T(art_d), &walk, CC, KS, 12, 0, SK, P(SIBLING_OVER), CC },
+	{ "art e", T(art_e), &v8, AA1, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "art e", T(art_e), &walk, AA1, KS, 12, 0, RE, P(NONE_OVER), -1 },
+	{ "art e", T(art_e), &walk, BB, KS, 12, 0, RE, P(NONE_OVER), -1 },
+	/* walk weighs an unset sibling as 0, unless unset=max. */
+	{ "walk unset", T(art_e_unset_b), &walk, BB, KS, 12, 0, RE, P(OVER), BB },
+	{ "walk unset", T(art_e_unset_b), &walk, AA1, KS, 12, 0, SK, P(SIBLING_OVER), AA },
+	{ "walk unset", T(art_e_unset_b), &stock_walk, BB, KS, 12, 0, RE, P(NONE_OVER), -1 },
+	{ "walk unset", T(art_e_unset_b), &stock_walk, AA1, KS, 12, 0, RE, P(NONE_OVER), -1 },
+	{ "walk unset", T(art_e_empty_b), &walk, AA1, KS, 12, 0, RE, P(NONE_OVER), -1 },
+	/* A max is never over: the walk descends to A1, which is. */
+	{ "walk max", T(art_max), &walk, AA, KS, 12, 0, RE, P(NONE_OVER), -1 },
+	{ "walk max", T(art_max), &walk, AA1, KS, 12, 0, RE, P(OVER), AA1 },
+	{ "walk max", T(art_max), &walk, AA2, KS, 12, 0, SK, P(SIBLING_OVER), AA2 },
+	{ "walk max", T(art_max), &walk, BB, KS, 12, 0, RE, P(NONE_OVER), -1 },
+	{ "walk max", T(art_max_2), &walk, AA2, KS, 12, 0, RE, P(NONE_OVER), -1 },
+
+	/* unset=zero (V8): an unset slice is over, so everyone below it. */
+	{ "zero", T(host_under), &v8, ST, KS, 12, 0, RE, P(OVER), ST },
+	{ "zero", T(host_under), &v8, OT, KS, 12, 0, RE, P(OVER), OT },
+	{ "zero", T(host_under), &v8, OTC, KS, 12, 0, RE, P(ANCESTOR_OVER), OT },
+	{ "zero", T(host_under), &v8, S1, KS, 12, 0, RE, P(OVER), S1 },
+	{ "zero", T(host_under), &v8, S3, KS, 12, 0, SK, P(UNDER), -1 },
+	/* unset=max (stock): unset is never over. */
+	{ "max", T(host_under), &stock_unset, ST, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "max", T(host_under), &stock_unset, S1, KS, 12, 0, SK, P(UNDER), -1 },
+	/*
+	 * unset=inherit: services without a limit inherit the slice's;
+	 * cgroups with no limit anywhere above stay eligible for their own
+	 * pages, but make no limited descendant eligible.
+	 */
+	{ "inherit", T(host_under), &dflt, S1, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "inherit", T(host_under), &dflt, S2, DR, 12, 0, SK, P(UNDER), -1 },
+	{ "inherit", T(host_under), &dflt, S3, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "inherit", T(host_under), &dflt, S3C, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "inherit", T(host_under), &dflt, SL, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "inherit", T(host_under), &dflt, ST, KS, 12, 0, RE, P(OVER), ST },
+	{ "inherit", T(host_under), &dflt, OT, KS, 12, 0, RE, P(OVER), OT },
+	{ "inherit", T(host_under), &dflt, OTC, KS, 12, 0, SK, P(UNDER), -1 },
+	{ "inherit", T(host_slice_over), &dflt, S1, KS, 12, 0, RE, P(ANCESTOR_OVER), SL },
+	{ "inherit", T(host_slice_over), &dflt, S3C, KS, 12, 0, RE, P(ANCESTOR_OVER), SL },
+	{ "inherit", T(host_slice_over), &dflt, SL, KS, 12, 0, RE, P(OVER), SL },
+	{ "inherit", T(host_leaf_over), &dflt, S3, KS, 12, 0, RE, P(OVER), S3 },
+	{ "inherit", T(host_leaf_over), &dflt, S3C, KS, 12, 0, RE, P(ANCESTOR_OVER), S3 },
+	{ "inherit", T(host_leaf_over), &dflt, S1, KS, 12, 0, SK, P(UNDER), -1 },
+};
+
+static void decisions(void)
+{
+	const struct row *r;
+	struct msl_decision d;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		r = &rows[i];
+		d = decide_n(r->params, r->tree, r->n, r->node, r->kind,
+			     r->priority, r->flags);
+		if (d.verdict == r->verdict && d.reason == r->reason &&
+		    d.decider_id == (r->decider < 0 ? 0 : ID(r->decider)))
+			continue;
+		fprintf(stderr, "row %u (%s, %s): got %s/%s by %llu\n", i,
+			r->what, r->tree[r->node].name,
+			msl_verdict_name(d.verdict), msl_reason_name(d.reason),
+			(unsigned long long)d.decider_id);
+		CHECK(0);
+	}
 }
 
-static void unset_semantics(void)
+/* What the rows do not say: levels read, the walk's stop. */
+static void levels_read(void)
 {
-	struct case_node tree[3] = {
-		{ "root", -1, 100, MSL_LIMIT_UNSET, 0 },
-		{ "P", 0, 50, MSL_LIMIT_UNSET, 0 },
-		{ "C", 1, 50, MSL_LIMIT_SET, 80 },
-	};
-	struct msl_params stock = v8;
 	struct msl_decision d;
 
-	/* V8: unset is 0, so P is over and C is reclaimed for it. */
-	d = decide_with(&v8, tree, 1, MSL_KIND_KSWAPD, 12, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_OVER);
-	d = decide_with(&v8, tree, 2, MSL_KIND_KSWAPD, 12, false);
-	CHECK(d.verdict == MSL_RECLAIM &&
-	      d.reason == MSL_REASON_ANCESTOR_OVER && d.decider_id == 101);
-	/* Stock meaning: unset is never over. */
-	stock.unset_eligible = false;
-	d = decide_with(&stock, tree, 1, MSL_KIND_KSWAPD, 12, false);
-	CHECK(d.verdict == MSL_SKIP);
-	d = decide_with(&stock, tree, 2, MSL_KIND_KSWAPD, 12, false);
-	CHECK(d.verdict == MSL_SKIP);
-	/* An empty unset memcg is not over 0. */
-	tree[1].usage = 0;
-	d = decide_with(&v8, tree, 1, MSL_KIND_KSWAPD, 12, false);
-	CHECK(d.verdict == MSL_SKIP);
+	d = decide_with(&v8, case1, A1, KS, 12, 0);
+	CHECK(d.levels == 1);
+	d = decide_with(&v8, case1, A2, KS, 12, 0);
+	CHECK(d.levels == 2);	/* A2, then A; never the root */
+	d = decide_with(&dflt, case1, B, MSL_KIND_TARGETED, 12, 0);
+	CHECK(d.levels == 0);
+	/* sibling_over is not read by v8. */
+	d = decide_with(&v8, case2, A2, KS, 12, 0);
+	CHECK(d.reason == MSL_REASON_ANCESTOR_OVER && d.levels == 2);
+	/* inherit reads the whole path before it calls an unset cgroup eligible. */
+	d = decide_with(&dflt, host_under, S3C, KS, 12, 0);
+	CHECK(d.levels == 3);
 }
 
 static void limit_boundary_is_strict(void)
@@ -208,227 +412,46 @@ static void limit_boundary_is_strict(void)
 	l.src = MSL_LIMIT_MAX;
 	l.usage = ~0ULL;
 	CHECK(!msl_level_over(&v8, &l));
+	/* Unset: over 0 under zero, resolved along the path under inherit. */
+	l.src = MSL_LIMIT_UNSET;
+	l.usage = 1;
+	CHECK(msl_level_over(&v8, &l));
+	CHECK(!msl_level_over(&dflt, &l));
+	CHECK(!msl_level_over(&stock_unset, &l));
+	l.usage = 0;
+	CHECK(!msl_level_over(&v8, &l));
 }
 
-static void nothing_eligible_reclaims_instead_of_skipping(void)
+/* msl_eligible(): V8 2/2's question, without side effects. */
+static void eligibility(void)
 {
-	struct msl_decision d;
-
-	d = decide_with(&v8, case1, B, MSL_KIND_KSWAPD, 12, true);
-	CHECK(d.verdict == MSL_RECLAIM &&
-	      d.reason == MSL_REASON_NOTHING_ELIGIBLE);
-	/* Over-limit memcgs still say why they are reclaimed. */
-	d = decide_with(&v8, case1, A1, MSL_KIND_KSWAPD, 12, true);
-	CHECK(d.reason == MSL_REASON_OVER);
-}
-
-/* First-pass kswapd decision of @node under @params: verdict, reason, decider. */
-#define EXPECT_P(params, tree, node, verdict_, reason_, decider_) do {	\
-	struct msl_decision d_ = decide_with(params, tree, node,	\
-					     MSL_KIND_KSWAPD, 12, false); \
-	CHECK(d_.verdict == (verdict_));				\
-	CHECK(d_.reason == (reason_));					\
-	CHECK(d_.decider_id == (decider_));				\
-} while (0)
-#define ID(node) ((u64)(node) + 100)
-
-/*
- * Case 1 under walk: at the top level neither A (max) nor B is over, so
- * the walk descends; below A, A1 is over and A2 is not: A1 only.  A's own
- * pages and B have no one over along their paths: proportional.
- */
-static void walk_case1(void)
-{
-	EXPECT_P(&walk, case1, ROOT, MSL_RECLAIM, MSL_REASON_ROOT, 0);
-	EXPECT_P(&walk, case1, A, MSL_RECLAIM, MSL_REASON_NONE_OVER, 0);
-	EXPECT_P(&walk, case1, A1, MSL_RECLAIM, MSL_REASON_OVER, ID(A1));
-	EXPECT_P(&walk, case1, A2, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(A2));
-	EXPECT_P(&walk, case1, B, MSL_RECLAIM, MSL_REASON_NONE_OVER, 0);
-}
-
-/* Case 2 under walk: A is over at the top: its whole subtree, not B. */
-static void walk_case2(void)
-{
-	EXPECT_P(&walk, case2, A, MSL_RECLAIM, MSL_REASON_OVER, ID(A));
-	EXPECT_P(&walk, case2, A1, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER,
-		 ID(A));
-	EXPECT_P(&walk, case2, A2, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER,
-		 ID(A));
-	EXPECT_P(&walk, case2, B, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(B));
-}
-
-/*
- * The KS2012 article's tree: A (children A1, A2), B and C under the root.
- * Soft limits: A 100, A1 80, A2 80, B 100, C 100 pages unless a case says.
- */
-enum { R, AA, AA1, AA2, BB, CC, NR_ART };
-
-static void article(struct case_node t[NR_ART], u64 a, u64 a1, u64 a2,
-		    u64 b, u64 c)
-{
-	const struct case_node base[NR_ART] = {
-		[R] = { "root", -1, 1000, MSL_LIMIT_UNSET, 0 },
-		[AA] = { "A", R, a, MSL_LIMIT_SET, 100 },
-		[AA1] = { "A1", AA, a1, MSL_LIMIT_SET, 80 },
-		[AA2] = { "A2", AA, a2, MSL_LIMIT_SET, 80 },
-		[BB] = { "B", R, b, MSL_LIMIT_SET, 100 },
-		[CC] = { "C", R, c, MSL_LIMIT_SET, 100 },
+	static const struct {
+		const struct case_node *tree;
+		int n;
+		const struct msl_params *params;
+		int node;
+		bool eligible;
+	} e[] = {
+		{ T(case1), &dflt, A1, true },
+		{ T(case1), &dflt, A2, false },
+		{ T(case1), &dflt, B, false },
+		{ T(case2), &dflt, A2, true },
+		{ T(art_e), &v8, AA1, false },
+		{ T(art_e_unset_b), &v8, BB, true },
+		{ T(art_e_unset_b), &dflt, BB, true },
+		{ T(art_e_unset_b), &stock_unset, BB, false },
+		{ T(host_under), &dflt, S1, false },
+		{ T(host_under), &dflt, ST, true },
+		{ T(host_slice_over), &dflt, S1, true },
 	};
+	unsigned int i;
 
-	memcpy(t, base, sizeof(base));
-}
+	for (i = 0; i < ARRAY_SIZE(e); i++) {
+		struct cursor c = { e[i].params, e[i].tree, e[i].n, e[i].node };
 
-/* (a) A over, A1 and A2 under: both policies reclaim A's subtree only. */
-static void article_a_parent_over(void)
-{
-	struct case_node t[NR_ART];
-
-	article(t, 150, 70, 60, 50, 50);
-	EXPECT_P(&v8, t, AA, MSL_RECLAIM, MSL_REASON_OVER, ID(AA));
-	EXPECT_P(&v8, t, AA1, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&v8, t, AA2, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&v8, t, BB, MSL_SKIP, MSL_REASON_UNDER, 0);
-	EXPECT_P(&v8, t, CC, MSL_SKIP, MSL_REASON_UNDER, 0);
-	EXPECT_P(&walk, t, AA, MSL_RECLAIM, MSL_REASON_OVER, ID(AA));
-	EXPECT_P(&walk, t, AA1, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&walk, t, AA2, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&walk, t, BB, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(BB));
-	EXPECT_P(&walk, t, CC, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(CC));
-}
-
-/*
- * (b) A over, A1 over, A2 under.  walk stops at the top level: A is over,
- * so all of A's subtree, A2 included, goes; A1 only an ancestor_over.
- */
-static void article_b_parent_and_child_over(void)
-{
-	struct case_node t[NR_ART];
-
-	article(t, 150, 90, 40, 50, 50);
-	EXPECT_P(&v8, t, AA1, MSL_RECLAIM, MSL_REASON_OVER, ID(AA1));
-	EXPECT_P(&v8, t, AA2, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&v8, t, BB, MSL_SKIP, MSL_REASON_UNDER, 0);
-	EXPECT_P(&walk, t, AA, MSL_RECLAIM, MSL_REASON_OVER, ID(AA));
-	EXPECT_P(&walk, t, AA1, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&walk, t, AA2, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&walk, t, BB, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(BB));
-}
-
-/*
- * (c) A under with A1 over (A1's limit 40), B over: walk reclaims B only,
- * and does not descend into A; v8 reclaims A1 and B.
- */
-static void article_c_child_over_under_parent_uncle_over(void)
-{
-	struct case_node t[NR_ART];
-
-	article(t, 60, 50, 10, 150, 50);
-	t[AA1].soft_limit = 40;
-	EXPECT_P(&v8, t, AA, MSL_SKIP, MSL_REASON_UNDER, 0);
-	EXPECT_P(&v8, t, AA1, MSL_RECLAIM, MSL_REASON_OVER, ID(AA1));
-	EXPECT_P(&v8, t, AA2, MSL_SKIP, MSL_REASON_UNDER, 0);
-	EXPECT_P(&v8, t, BB, MSL_RECLAIM, MSL_REASON_OVER, ID(BB));
-	EXPECT_P(&v8, t, CC, MSL_SKIP, MSL_REASON_UNDER, 0);
-	EXPECT_P(&walk, t, AA, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(AA));
-	EXPECT_P(&walk, t, AA1, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(AA));
-	EXPECT_P(&walk, t, AA2, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(AA));
-	EXPECT_P(&walk, t, BB, MSL_RECLAIM, MSL_REASON_OVER, ID(BB));
-	EXPECT_P(&walk, t, CC, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(CC));
-}
-
-/*
- * (d) A's limit (100) below its children's (80 + 80); A1 70 and A2 60 are
- * under theirs but A (130) is over: both policies reclaim A1 and A2.
- */
-static void article_d_parent_limit_below_children(void)
-{
-	struct case_node t[NR_ART];
-
-	article(t, 130, 70, 60, 50, 50);
-	EXPECT_P(&v8, t, AA1, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&v8, t, AA2, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&v8, t, BB, MSL_SKIP, MSL_REASON_UNDER, 0);
-	EXPECT_P(&walk, t, AA1, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&walk, t, AA2, MSL_RECLAIM, MSL_REASON_ANCESTOR_OVER, ID(AA));
-	EXPECT_P(&walk, t, BB, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(BB));
-	EXPECT_P(&walk, t, CC, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(CC));
-}
-
-/*
- * (e) Nobody over: walk reclaims everyone in proportion (none_over); v8
- * skips everyone, until its pass found nothing eligible (nothing_eligible).
- */
-static void article_e_nothing_over(void)
-{
-	struct case_node t[NR_ART];
-	struct msl_decision d;
-	int i;
-
-	article(t, 50, 20, 20, 50, 50);
-	for (i = AA; i < NR_ART; i++) {
-		EXPECT_P(&v8, t, i, MSL_SKIP, MSL_REASON_UNDER, 0);
-		EXPECT_P(&walk, t, i, MSL_RECLAIM, MSL_REASON_NONE_OVER, 0);
-		d = decide_with(&v8, t, i, MSL_KIND_KSWAPD, 12, true);
-		CHECK(d.verdict == MSL_RECLAIM &&
-		      d.reason == MSL_REASON_NOTHING_ELIGIBLE);
-		/* walk never needs V8 2/2. */
-		d = decide_with(&walk, t, i, MSL_KIND_KSWAPD, 12, true);
-		CHECK(d.verdict == MSL_RECLAIM &&
-		      d.reason == MSL_REASON_NONE_OVER);
+		CHECK(msl_eligible(e[i].params, next_level, &c) ==
+		      e[i].eligible);
 	}
-}
-
-/* Unset limits count as 0 (unset_eligible=Y) or never over (N); max never. */
-static void walk_unset_and_max(void)
-{
-	struct msl_params stock_walk = walk;
-	struct case_node t[NR_ART];
-
-	/* B unset and using memory: over under unset_eligible=Y. */
-	article(t, 50, 20, 20, 50, 50);
-	t[BB].src = MSL_LIMIT_UNSET;
-	EXPECT_P(&walk, t, BB, MSL_RECLAIM, MSL_REASON_OVER, ID(BB));
-	EXPECT_P(&walk, t, AA1, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(AA));
-	EXPECT_P(&walk, t, CC, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(CC));
-	stock_walk.unset_eligible = false;
-	EXPECT_P(&stock_walk, t, BB, MSL_RECLAIM, MSL_REASON_NONE_OVER, 0);
-	EXPECT_P(&stock_walk, t, AA1, MSL_RECLAIM, MSL_REASON_NONE_OVER, 0);
-	/* An empty unset cgroup is not over 0. */
-	t[BB].usage = 0;
-	EXPECT_P(&walk, t, AA1, MSL_RECLAIM, MSL_REASON_NONE_OVER, 0);
-
-	/* A max is never over: the walk descends to A1, which is. */
-	article(t, 5000, 90, 20, 50, 50);
-	t[AA].src = MSL_LIMIT_MAX;
-	EXPECT_P(&walk, t, AA, MSL_RECLAIM, MSL_REASON_NONE_OVER, 0);
-	EXPECT_P(&walk, t, AA1, MSL_RECLAIM, MSL_REASON_OVER, ID(AA1));
-	EXPECT_P(&walk, t, AA2, MSL_SKIP, MSL_REASON_SIBLING_OVER, ID(AA2));
-	EXPECT_P(&walk, t, BB, MSL_RECLAIM, MSL_REASON_NONE_OVER, 0);
-	/* A max sibling never makes anyone skip. */
-	t[AA1].src = MSL_LIMIT_MAX;
-	EXPECT_P(&walk, t, AA2, MSL_RECLAIM, MSL_REASON_NONE_OVER, 0);
-}
-
-/* The early rules are the same for both policies. */
-static void walk_keeps_the_early_rules(void)
-{
-	struct msl_params off = walk;
-	struct msl_decision d;
-
-	d = decide_with(&walk, case2, B, MSL_KIND_TARGETED, 12, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_TARGETED);
-	d = decide_with(&walk, case2, B, MSL_KIND_KSWAPD, 11, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_PRIORITY);
-	d = decide_with(&walk, case2, B, MSL_KIND_DIRECT, 0, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_PRIORITY);
-	d = decide_with(&walk, case2, ROOT, MSL_KIND_KSWAPD, 12, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_ROOT);
-	off.enabled = false;
-	d = decide_with(&off, case2, B, MSL_KIND_KSWAPD, 12, false);
-	CHECK(d.verdict == MSL_RECLAIM && d.reason == MSL_REASON_OFF);
-	/* sibling_over is ignored by v8. */
-	d = decide_with(&v8, case2, A2, MSL_KIND_KSWAPD, 12, false);
-	CHECK(d.reason == MSL_REASON_ANCESTOR_OVER && d.levels == 2);
 }
 
 /*
@@ -465,7 +488,7 @@ static bool xsim_note(void *arg, u64 id, u64 excess, struct msl_excess *out)
 static const struct msl_params excess = {
 	.enabled = true,
 	.priority_threshold = MSL_DEF_PRIORITY,
-	.unset_eligible = true,
+	.unset = MSL_UNSET_ZERO,
 	.policy = MSL_POLICY_EXCESS,
 };
 
@@ -727,7 +750,7 @@ static void excess_article(void)
 	rounds(t, NR_ART, 10, &r);
 	for (i = AA; i < NR_ART; i++) {
 		EXPECT_LAST(&r, i, MSL_SKIP, MSL_REASON_UNDER, 0);
-		d = decide_with(&excess, t, i, MSL_KIND_KSWAPD, 12, true);
+		d = decide_with(&excess, t, i, MSL_KIND_KSWAPD, 12, F_NONE);
 		CHECK(d.verdict == MSL_RECLAIM &&
 		      d.reason == MSL_REASON_NOTHING_ELIGIBLE);
 	}
@@ -751,7 +774,7 @@ static void excess_without_state_is_v8(void)
 	}
 	/* (the largest is kept all the same) */
 	CHECK(msl_excess_max_value(x.word, 0) == 7 * UNIT);
-	d = decide_with(&excess, case2, A2, MSL_KIND_KSWAPD, 12, false);
+	d = decide_with(&excess, case2, A2, MSL_KIND_KSWAPD, 12, 0);
 	CHECK(d.verdict == MSL_RECLAIM && d.decider_id == ID(A));
 }
 
@@ -770,9 +793,9 @@ static void excess_unset_and_max(void)
 	EXPECT_SHARE(&r, AA, 1, 5, 50);
 	CHECK(r.last[BB].excess == 50);
 	/* Stock meaning: B never over, A the largest. */
-	stock.unset_eligible = false;
+	stock.unset = MSL_UNSET_MAX;
 	CHECK(decide_with(&stock, t, BB, MSL_KIND_KSWAPD, 12,
-			  false).reason == MSL_REASON_UNDER);
+			  0).reason == MSL_REASON_UNDER);
 	/* A max is never over: its children go by their own excess. */
 	article(t, 5000, 90, 20, 50, 50);
 	t[AA].src = MSL_LIMIT_MAX;
@@ -853,7 +876,40 @@ static void policy_names_parse(void)
 	CHECK(!strcmp(msl_reason_name(MSL_REASON_EXCESS_SHARE),
 		      "excess_share"));
 	/* Appended: the numbers of the older reasons did not move. */
-	CHECK(MSL_REASON_NONE_OVER == 9 && MSL_REASON_EXCESS_SHARE == 10);
+	CHECK(MSL_REASON_NONE_OVER == 9 && MSL_REASON_EXCESS_SHARE == 10 &&
+	      MSL_REASON_RETRY == 11);
+	CHECK(!strcmp(msl_reason_name(MSL_REASON_RETRY), "retry"));
+	CHECK(!msl_reason_skips(MSL_REASON_RETRY));
+}
+
+static void parameters_parse(void)
+{
+	int t = 99;
+
+	CHECK(msl_threshold_parse("auto\n", &t) == 0 && t == MSL_THRESHOLD_AUTO);
+	CHECK(msl_threshold_parse("12", &t) == 0 && t == 12);
+	CHECK(msl_threshold_parse(" 0\n", &t) == 0 && t == 0);
+	t = 99;
+	CHECK(msl_threshold_parse("13", &t) == -1 && t == 99);
+	CHECK(msl_threshold_parse("-1", &t) == -1);
+	CHECK(msl_threshold_parse("", &t) == -1);
+	CHECK(msl_threshold_parse("6x", &t) == -1);
+	CHECK(msl_threshold_parse("0012", &t) == -1);
+	CHECK(msl_threshold_parse("Auto", &t) == -1 && t == 99);
+	CHECK(msl_unset_parse("inherit\n") == MSL_UNSET_INHERIT);
+	CHECK(msl_unset_parse("zero") == MSL_UNSET_ZERO);
+	CHECK(msl_unset_parse("max") == MSL_UNSET_MAX);
+	CHECK(msl_unset_parse("0") == -1);
+	CHECK(msl_gate_of(&dflt) == MSL_GATE_PROGRESS);
+	CHECK(msl_gate_of(&v8) == MSL_GATE_PRIORITY);
+	CHECK(!strcmp(msl_gate_name(MSL_GATE_PROGRESS), "progress"));
+	CHECK(!strcmp(msl_unset_name(MSL_UNSET_INHERIT), "inherit"));
+	/* Each policy says what its callers must provide. */
+	CHECK(msl_policy_ops(MSL_POLICY_WALK)->reads_siblings);
+	CHECK(!msl_policy_ops(MSL_POLICY_WALK)->may_find_none);
+	CHECK(msl_policy_ops(MSL_POLICY_EXCESS)->weighs_excess);
+	CHECK(msl_policy_ops(MSL_POLICY_V8)->may_find_none);
+	CHECK(!msl_policy_ops(MSL_POLICY_V8)->weighs_excess);
 }
 
 static void names_match_the_enums(void)
@@ -868,24 +924,11 @@ static void names_match_the_enums(void)
 
 int main(void)
 {
-	RUN("policy", case1_first_pass_reclaims_only_A1);
-	RUN("policy", case2_overlimit_parent_exposes_A2);
-	RUN("policy", lower_priorities_skip_nobody);
-	RUN("policy", threshold_widens_the_skip);
-	RUN("policy", targeted_and_off_are_untouched);
-	RUN("policy", unset_semantics);
+	RUN("policy", decisions);
+	RUN("policy", levels_read);
 	RUN("policy", limit_boundary_is_strict);
-	RUN("policy", nothing_eligible_reclaims_instead_of_skipping);
+	RUN("policy", eligibility);
 	RUN("policy", names_match_the_enums);
-	RUN("policy", walk_case1);
-	RUN("policy", walk_case2);
-	RUN("policy", article_a_parent_over);
-	RUN("policy", article_b_parent_and_child_over);
-	RUN("policy", article_c_child_over_under_parent_uncle_over);
-	RUN("policy", article_d_parent_limit_below_children);
-	RUN("policy", article_e_nothing_over);
-	RUN("policy", walk_unset_and_max);
-	RUN("policy", walk_keeps_the_early_rules);
 	RUN("policy", excess_share_is_error_diffusion);
 	RUN("policy", excess_max_word);
 	RUN("policy", excess_case1);
@@ -895,5 +938,6 @@ int main(void)
 	RUN("policy", excess_unset_and_max);
 	RUN("policy", excess_keeps_the_early_rules);
 	RUN("policy", policy_names_parse);
+	RUN("policy", parameters_parse);
 	return 0;
 }

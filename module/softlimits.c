@@ -17,7 +17,7 @@
 
 #include <memcg_softlimit/control.h>
 #include "compat.h"
-#include "internal.h"
+#include "softlimits.h"
 #include "memcg_state.h"
 
 /* Serialises control writes and listings (which sleep). */
