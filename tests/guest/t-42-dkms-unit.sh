@@ -47,7 +47,7 @@ assert_true "the soft limit of $cg is set" has_limit "$cg" 1073741824
 # A cgroup that did not exist when the file was applied (apply did not
 # fail for it) gets its limit as it is created.
 assert_false "$later did not exist at boot" test -d "$MSL_CGROUP_ROOT$later"
-cg_create "$later"
+cg_create "${later#/}"
 wait_until 5 has_limit "$later" 268435456 || fail "$later was created but has no $later_size soft limit: $(tr '\n' ';' <"$L")"
 echo "ok: $later got $later_size at its creation"
 
