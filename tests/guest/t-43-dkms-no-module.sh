@@ -11,9 +11,11 @@
 #  1. not built for this kernel: `dkms uninstall` for it (as for a kernel
 #     dkms.conf excludes or whose build failed); the load unit is skipped
 #     by its condition; then `dkms install` puts it back;
-#  2. refused at load: modprobe fails with EINVAL (a modprobe.d option the
-#     module rejects, as it rejects a kernel it cannot work on); then the
-#     option goes and the module loads again;
+#  2. refused at load: the module's own check of the kernel fails
+#     (test_field= in modprobe.d names a struct scan_control field this
+#     kernel's BTF does not have, as a kernel the module cannot work on
+#     would) and it refuses to load, with its line in the kernel log; then
+#     the option goes and the module loads again;
 #  3. not loadable under lockdown: /sys/kernel/security/lockdown raised to
 #     integrity (what Secure Boot does), which refuses a module signed by a
 #     key the kernel does not trust (the image's DKMS MOK key).  Lockdown
@@ -82,12 +84,14 @@ wait_until 60 unit_ran || fail "installed again: $unit did not run when the modu
 
 # 2. Refused at load.
 unload
-echo "options $MSL_MODULE policy=msl-t43-not-a-policy" >"$conf"
+echo "options $MSL_MODULE test_field=msl_t43_no_such_field" >"$conf"
 boot_again "refused"
 assert_eq "$(systemctl show -p ConditionResult --value "$load")" yes "refused: $load ran"
 assert_eq "$(systemctl show -p ExecMainStatus --value "$load")" 1 "refused: modprobe failed (its status, ignored: ExecStart=-)"
 assert_eq "$(systemctl is-active "$load")" active "refused: $load active all the same"
 assert_false "refused: not loaded" msl_loaded
+assert_true "refused: the module's refusal is in the kernel log" \
+	grep -q 'memcg_softlimit: refusing to load: .*msl_t43_no_such_field' <(dmesg)
 assert_eq "$(systemctl show -p ConditionResult --value "$unit")" no "refused: $unit skipped"
 nothing_failed "refused"
 status_says "refused"
