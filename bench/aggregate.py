@@ -30,6 +30,28 @@ POLICIES = ("walk", "excess")
 TCG = "QEMU TCG guest: times are slow and noisy, compare within a config only"
 
 
+def label_guest_sizes(recs):
+    """A run may hold one configuration at several guest sizes (the
+    machine-size part of the isolation bench): those records name their
+    size in their config, e.g. "6.12-v2-mglru, 2 GiB"."""
+    sizes = defaultdict(set)
+    for r in recs:
+        sizes[r.get("config")].add(guest_gib(r))
+    for r in recs:
+        if len(sizes[r.get("config")]) > 1:
+            r["config"] = "%s, %s GiB" % (r["config"], guest_gib(r))
+    return recs
+
+
+def guest_gib(r):
+    """The guest's size in GiB as booted (MemTotal is a little less)."""
+    mem = r.get("mem_mib") or 0
+    for gib in (0.5, 1, 2, 4, 8, 16):
+        if mem <= gib * 1024:
+            return ("%g" % gib)
+    return "%d" % round(mem / 1024)
+
+
 def load(d):
     recs = []
     for f in sorted(glob.glob(os.path.join(d, "*.jsonl"))):
@@ -42,11 +64,13 @@ def load(d):
                     recs.append(json.loads(line))
                 except json.JSONDecodeError:
                     print("skipping a malformed record in %s: %.80s" % (f, line), file=sys.stderr)
-    return recs
+    return label_guest_sizes(recs)
 
 
 def cfg_key(c):
-    return CONFIG_ORDER.index(c) if c in CONFIG_ORDER else 99
+    base, _, gib = c.partition(", ")
+    return (CONFIG_ORDER.index(base) if base in CONFIG_ORDER else 99,
+            float(gib.split()[0]) if gib else 0)
 
 
 def spread(vals):
@@ -84,6 +108,51 @@ def iso_metrics(r):
         "low_events": r.get("low_events"),
         "skips": r.get("msl_skips"),
     }
+
+
+def kswapd_priorities(recs):
+    """(config, variant, label) -> pages kswapd scanned by priority, summed
+    over the runs, from the records' kswapd_scanned_by_priority."""
+    out = defaultdict(lambda: defaultdict(int))
+    for r in recs:
+        if r.get("part") != "iso" or not r.get("kswapd_scanned_by_priority"):
+            continue
+        k = (r["config"], r["variant"], r.get("label", r["mode"]))
+        for item in str(r["kswapd_scanned_by_priority"]).split(","):
+            prio, _, pages = item.partition(":")
+            out[k][int(prio)] += int(pages or 0)
+    return out
+
+
+def priority_summary(by_prio):
+    """The priority below which half of kswapd's scanning happened, and the
+    lowest priority that took 1% or more of it."""
+    total = sum(by_prio.values())
+    if not total:
+        return None, None
+    acc, median = 0, None
+    for prio in sorted(by_prio, reverse=True):
+        acc += by_prio[prio]
+        if median is None and acc * 2 >= total:
+            median = prio
+    lowest = min(p for p, n in by_prio.items() if n * 100 >= total)
+    return median, lowest
+
+
+def kprio_md(kp):
+    md = ["## kswapd's reclaim priorities\n",
+          "Pages kswapd scanned in inactive lists during each isolation row, by reclaim priority (the kernel's "
+          "vmscan:mm_vmscan_lru_shrink_inactive, which MGLRU's eviction fires too): the priority at or above "
+          "which half of it was scanned, and the lowest priority that took 1% or more.  The classic LRU's first "
+          "pass is priority 12; MGLRU's kswapd starts lower.\n",
+          "| config | variant | P's protection | median priority | lowest (>= 1%) | pages scanned |",
+          "|---|---|---|---|---|---|"]
+    for k in sorted(kp, key=lambda k: (cfg_key(k[0]), k[1], label_order(k[2]))):
+        median, lowest = priority_summary(kp[k])
+        md.append("| %s | %s | %s | %s | %s | %d |" % (k[0], k[1], MODE_NAMES.get(k[2], k[2]), median, lowest,
+                                                    sum(kp[k].values())))
+    md.append("")
+    return md
 
 
 def group_iso(recs, part="iso"):
@@ -482,6 +551,10 @@ def main():
         md.append("")
         if "sweep.png" in made:
             md.append("![sweep](sweep.png)\n")
+
+    kp = kswapd_priorities(recs)
+    if kp:
+        md.extend(kprio_md(kp))
 
     trees = tree_rows(recs)
     if trees:

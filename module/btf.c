@@ -3,9 +3,9 @@
  * Minimal raw-BTF reader, see include/memcg_softlimit/btf.h.
  *
  * Pure code: the same source is built into the module and into the
- * userspace unit tests.  All reads go through msl_btf_tread(), which
- * bounds-checks against the type section and copies, so a corrupted or
- * unaligned blob cannot make us read out of bounds.
+ * userspace unit tests.  Every read copies, after a bounds check (type
+ * section reads through msl_btf_tread()), so a corrupted or unaligned
+ * blob cannot make us read out of bounds.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>
@@ -65,67 +65,68 @@ static int msl_btf_name_is(const struct msl_btf *btf, u32 off,
 
 static u32 msl_btf_kind(const struct btf_type *t)
 {
-	return BTF_INFO_KIND(t->info);
+	return MSL_BTF_INFO_KIND(t->info);
 }
 
 static u32 msl_btf_vlen(const struct btf_type *t)
 {
-	return BTF_INFO_VLEN(t->info);
+	return MSL_BTF_INFO_VLEN(t->info);
 }
 
 static bool msl_btf_kflag(const struct btf_type *t)
 {
-	return BTF_INFO_KFLAG(t->info);
+	return MSL_BTF_INFO_KFLAG(t->info);
 }
 
-/* Size of the data following struct btf_type, -EINVAL for unknown kinds. */
-static int msl_btf_extra(const struct btf_type *t, u32 *extra)
-{
-	u32 vlen = msl_btf_vlen(t);
+/* What follows struct btf_type, for the kinds this reader knows. */
+static const struct msl_btf_layout msl_btf_known[MSL_BTF_NR_KINDS] = {
+	[BTF_KIND_INT] = { .info_sz = sizeof(u32) },
+	[BTF_KIND_ARRAY] = { .info_sz = sizeof(struct btf_array) },
+	[BTF_KIND_STRUCT] = { .elem_sz = sizeof(struct btf_member) },
+	[BTF_KIND_UNION] = { .elem_sz = sizeof(struct btf_member) },
+	[BTF_KIND_ENUM] = { .elem_sz = sizeof(struct btf_enum) },
+	[BTF_KIND_FUNC_PROTO] = { .elem_sz = sizeof(struct btf_param) },
+	[BTF_KIND_VAR] = { .info_sz = sizeof(struct btf_var) },
+	[BTF_KIND_DATASEC] = { .elem_sz = sizeof(struct btf_var_secinfo) },
+	[MSL_BTF_KIND_DECL_TAG] = {
+		.info_sz = sizeof(struct msl_btf_decl_tag) },
+	[MSL_BTF_KIND_ENUM64] = { .elem_sz = sizeof(struct msl_btf_enum64) },
+};
 
-	switch (msl_btf_kind(t)) {
-	case BTF_KIND_INT:
-		*extra = sizeof(u32);
-		break;
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case MSL_BTF_KIND_TYPE_TAG:
-		*extra = 0;
-		break;
-	case BTF_KIND_ARRAY:
-		*extra = sizeof(struct btf_array);
-		break;
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		*extra = vlen * sizeof(struct btf_member);
-		break;
-	case BTF_KIND_ENUM:
-		*extra = vlen * sizeof(struct btf_enum);
-		break;
-	case MSL_BTF_KIND_ENUM64:
-		*extra = vlen * sizeof(struct msl_btf_enum64);
-		break;
-	case BTF_KIND_FUNC_PROTO:
-		*extra = vlen * sizeof(struct btf_param);
-		break;
-	case BTF_KIND_VAR:
-		*extra = sizeof(struct btf_var);
-		break;
-	case BTF_KIND_DATASEC:
-		*extra = vlen * sizeof(struct btf_var_secinfo);
-		break;
-	case MSL_BTF_KIND_DECL_TAG:
-		*extra = sizeof(struct msl_btf_decl_tag);
-		break;
-	default:
+static bool msl_btf_kind_known(u32 kind)
+{
+	return kind && kind < MSL_BTF_NR_KINDS;
+}
+
+static void msl_btf_layout_of(const struct msl_btf *btf, u32 kind,
+			      struct msl_btf_layout *l)
+{
+	memcpy(l, btf->layout + kind * sizeof(*l), sizeof(*l));
+}
+
+/*
+ * Size of the data following struct btf_type; -EOPNOTSUPP for a kind
+ * that neither this reader nor the blob's layout section describes.
+ */
+static int msl_btf_extra(const struct msl_btf *btf, const struct btf_type *t,
+			 u32 *extra)
+{
+	struct msl_btf_layout l;
+	u32 kind = msl_btf_kind(t);
+
+	if (!kind)
 		return -EINVAL;
-	}
+	if (msl_btf_kind_known(kind))
+		l = msl_btf_known[kind];
+	else if (kind < btf->nr_layout)
+		msl_btf_layout_of(btf, kind, &l);
+	else
+		return -EOPNOTSUPP;
+	/* As libbpf: records stay 4-byte aligned, whatever the kind. */
+	if (l.info_sz % 4 || l.elem_sz % 4)
+		return -EINVAL;
+	/* No overflow: vlen < 2^24, the sizes < 2^8. */
+	*extra = l.info_sz + msl_btf_vlen(t) * l.elem_sz;
 	return 0;
 }
 
@@ -133,6 +134,7 @@ static int msl_btf_extra(const struct btf_type *t, u32 *extra)
 static int msl_btf_next(const struct msl_btf *btf, struct msl_btf_iter *it)
 {
 	u32 off = it->next, extra;
+	int ret;
 
 	if (off == btf->types_len)
 		return 0;
@@ -140,8 +142,9 @@ static int msl_btf_next(const struct msl_btf *btf, struct msl_btf_iter *it)
 		return -EINVAL;
 	if (!msl_btf_tread(btf, off, &it->t, sizeof(it->t)))
 		return -EINVAL;
-	if (msl_btf_extra(&it->t, &extra))
-		return -EINVAL;
+	ret = msl_btf_extra(btf, &it->t, &extra);
+	if (ret)
+		return ret;
 	off += sizeof(it->t);
 	if (extra > btf->types_len - off)
 		return -EINVAL;
@@ -205,48 +208,143 @@ static int msl_btf_resolve(const struct msl_btf *btf, u32 *id,
 	return -EINVAL;
 }
 
-int msl_btf_init(struct msl_btf *btf, const void *data, u32 size)
+/* Is [hdr_len + off, hdr_len + off + len) inside a blob of @size bytes? */
+static bool msl_btf_in_blob(u32 size, u32 hdr_len, u32 off, u32 len)
 {
-	struct btf_header hdr;
+	u64 start = (u64)hdr_len + off;
+
+	return start <= size && len <= size - start;
+}
+
+static int msl_btf_read_header(struct msl_btf_header *hdr, const u8 *data,
+			       u32 size, const char **why)
+{
+	u32 i;
+
+	memset(hdr, 0, sizeof(*hdr));
+	*why = "shorter than a BTF header";
+	if (!data || size < MSL_BTF_MIN_HDR_LEN)
+		return -EINVAL;
+	memcpy(hdr, data, MSL_BTF_MIN_HDR_LEN);
+	*why = "bad magic";
+	if (hdr->magic != BTF_MAGIC)
+		return -EINVAL;
+	*why = "unknown BTF version";
+	if (hdr->version != BTF_VERSION)
+		return -EOPNOTSUPP;
+	*why = "hdr_len out of bounds";
+	if (hdr->hdr_len < MSL_BTF_MIN_HDR_LEN || hdr->hdr_len > size)
+		return -EINVAL;
+	/* A shorter header's missing fields read as zero. */
+	memcpy(hdr, data, hdr->hdr_len < sizeof(*hdr) ? hdr->hdr_len :
+						      sizeof(*hdr));
+	/* A longer one may only add fields that are zero, i.e. unused. */
+	*why = "header fields unknown to this reader are set";
+	for (i = sizeof(*hdr); i < hdr->hdr_len; i++)
+		if (data[i])
+			return -EOPNOTSUPP;
+	/* The kernel refuses any flag as well: none is defined. */
+	*why = "header flags unknown to this reader are set";
+	if (hdr->flags)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/*
+ * The layout section must agree with this reader on the kinds it knows:
+ * otherwise one of the two misreads every record of that kind.
+ */
+static int msl_btf_read_layout(struct msl_btf *btf,
+			       const struct msl_btf_header *hdr,
+			       const char **why)
+{
+	struct msl_btf_layout l;
+	u32 kind;
+
+	if (!hdr->layout_len)
+		return 0;
+	*why = "layout section out of bounds";
+	if (!msl_btf_in_blob(btf->size, hdr->hdr_len, hdr->layout_off,
+			     hdr->layout_len))
+		return -EINVAL;
+	*why = "layout section length not a whole number of entries";
+	if (hdr->layout_len % sizeof(l))
+		return -EINVAL;
+	btf->layout = btf->data + hdr->hdr_len + hdr->layout_off;
+	btf->nr_layout = hdr->layout_len / sizeof(l);
+	*why = "layout section disagrees with this reader on a known kind";
+	for (kind = 1; kind < btf->nr_layout && msl_btf_kind_known(kind);
+	     kind++) {
+		msl_btf_layout_of(btf, kind, &l);
+		if (l.info_sz != msl_btf_known[kind].info_sz ||
+		    l.elem_sz != msl_btf_known[kind].elem_sz)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int msl_btf_parse(struct msl_btf *btf, const void *data, u32 size,
+			 const char **why)
+{
+	struct msl_btf_header hdr;
 	struct msl_btf_iter it;
-	u64 types_off, strs_off;
 	int ret;
 
-	memset(btf, 0, sizeof(*btf));
-	if (!data || size < sizeof(hdr))
-		return -EINVAL;
-	memcpy(&hdr, data, sizeof(hdr));
-	if (hdr.magic != BTF_MAGIC || hdr.version != BTF_VERSION)
-		return -EINVAL;
-	if (hdr.hdr_len < sizeof(hdr) || hdr.hdr_len > size)
-		return -EINVAL;
-	types_off = (u64)hdr.hdr_len + hdr.type_off;
-	strs_off = (u64)hdr.hdr_len + hdr.str_off;
-	if (types_off + hdr.type_len > size || strs_off + hdr.str_len > size)
-		return -EINVAL;
-
+	ret = msl_btf_read_header(&hdr, data, size, why);
+	if (ret)
+		return ret;
 	btf->data = data;
 	btf->size = size;
-	btf->types = btf->data + types_off;
+	btf->hdr_len = hdr.hdr_len;
+
+	*why = "type section out of bounds";
+	if (!msl_btf_in_blob(size, hdr.hdr_len, hdr.type_off, hdr.type_len))
+		return -EINVAL;
+	btf->types = btf->data + hdr.hdr_len + hdr.type_off;
 	btf->types_len = hdr.type_len;
-	btf->strs = (const char *)btf->data + strs_off;
+
+	*why = "string section out of bounds";
+	if (!msl_btf_in_blob(size, hdr.hdr_len, hdr.str_off, hdr.str_len))
+		return -EINVAL;
+	btf->strs = (const char *)btf->data + hdr.hdr_len + hdr.str_off;
 	btf->strs_len = hdr.str_len;
 	/* The first string is "" (name_off 0), and the last ends the section. */
+	*why = "malformed string section";
 	if (!btf->strs_len || btf->strs[0] || btf->strs[btf->strs_len - 1])
-		goto bad;
+		return -EINVAL;
+
+	ret = msl_btf_read_layout(btf, &hdr, why);
+	if (ret)
+		return ret;
 
 	msl_btf_iter_start(&it);
 	while ((ret = msl_btf_next(btf, &it)) > 0) {
+		*why = "type name outside the string section";
 		if (it.t.name_off >= btf->strs_len)
-			goto bad;
+			return -EINVAL;
 	}
+	if (ret == -EOPNOTSUPP)
+		*why = "a type of a kind unknown to this reader and to the layout section";
+	else if (ret)
+		*why = "malformed type section";
 	if (ret)
-		goto bad;
+		return ret;
 	btf->nr_types = it.id;
 	return 0;
-bad:
+}
+
+int msl_btf_init(struct msl_btf *btf, const void *data, u32 size)
+{
+	const char *why = "";
+	int ret;
+
 	memset(btf, 0, sizeof(*btf));
-	return -EINVAL;
+	ret = msl_btf_parse(btf, data, size, &why);
+	if (ret) {
+		memset(btf, 0, sizeof(*btf));
+		btf->error = why;
+	}
+	return ret;
 }
 
 s32 msl_btf_find_next(const struct msl_btf *btf, const char *name, u32 kind,

@@ -45,15 +45,32 @@ static inline unsigned long msl_v1_soft_limit(struct mem_cgroup *memcg)
 #define MSL_HAVE_SHRINK_ONE 0
 #endif
 
-/* Pages global reclaim scanned, from all_vm_events()'s array. */
-static inline unsigned long msl_global_pgscan(const unsigned long *events)
+/*
+ * Pages reclaim scanned, by kswapd, direct and khugepaged reclaim (and
+ * proactive, where 7.x counts it apart): vm events until 7.x made them
+ * node stats.  Process context only (all_vm_events() takes the CPU hotplug
+ * lock); @events: room for NR_VM_EVENT_ITEMS counters.
+ */
+#ifdef MSL_PGSCAN_IN_NODE_STAT
+static inline unsigned long msl_global_pgscan(unsigned long *events)
 {
-	unsigned long n = events[PGSCAN_KSWAPD] + events[PGSCAN_DIRECT];
+	return global_node_page_state(PGSCAN_KSWAPD) +
+	       global_node_page_state(PGSCAN_DIRECT) +
+	       global_node_page_state(PGSCAN_KHUGEPAGED) +
+	       global_node_page_state(PGSCAN_PROACTIVE);
+}
+#else
+static inline unsigned long msl_global_pgscan(unsigned long *events)
+{
+	unsigned long n;
 
+	all_vm_events(events);
+	n = events[PGSCAN_KSWAPD] + events[PGSCAN_DIRECT];
 #ifdef MSL_HAVE_PGSCAN_KHUGEPAGED
 	n += events[PGSCAN_KHUGEPAGED];
 #endif
 	return n;
 }
+#endif
 
 #endif /* MSL_COMPAT_H */

@@ -294,9 +294,9 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 }
 
 /*
- * Liveness: every page global reclaim scans is scanned inside a hooked
- * step, so a window in which global reclaim scanned pages (the kernel's
- * pgscan_kswapd, pgscan_direct and pgscan_khugepaged) but no hooked step
+ * Liveness: every page reclaim scans is scanned inside a hooked step, so a
+ * window in which reclaim scanned pages (the kernel's pgscan_kswapd,
+ * pgscan_direct and pgscan_khugepaged, 7.x's pgscan_proactive) but no hooked step
  * ran means that on this kernel the hooks are not on the reclaim path
  * (say, a hooked function got inlined into its caller, which still has
  * an out-of-line copy for other callers).  Then gating stops for good,
@@ -326,7 +326,6 @@ const char *msl_gating_state(void)
 
 static unsigned long global_scanned(void)
 {
-	all_vm_events(events);
 	return msl_global_pgscan(events);
 }
 

@@ -21,6 +21,7 @@
 #include <linux/mmzone.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 
 #include "account.h"
@@ -267,6 +268,23 @@ static void unregister_hooks(void)
 	}
 }
 
+/*
+ * After the probes are gone, until no task can be inside a stub, as
+ * ftrace_shutdown() waits for its trampolines.  A stub never sleeps, so a
+ * task in one when the probes went has left it before its CPU schedules,
+ * unless it was preempted there: the rude grace period (every CPU runs a
+ * work item) covers the first case, and only a kernel that preempts in
+ * kernel mode (PREEMPT_RT, preempt=full) needs Tasks RCU for the second,
+ * whose grace period waits for every task to schedule voluntarily or
+ * enter user space, which under heavy reclaim may take minutes.
+ */
+static void wait_for_stubs(void)
+{
+	synchronize_rcu_tasks_rude();
+	if (preempt_model_preemptible())
+		synchronize_rcu_tasks();
+}
+
 int msl_probes_init(void)
 {
 	int i, ret;
@@ -289,19 +307,14 @@ int msl_probes_init(void)
 	return 0;
 fail:
 	unregister_hooks();
-	synchronize_rcu_tasks();
+	wait_for_stubs();
 	return ret;
 }
 
 void msl_probes_exit(void)
 {
 	unregister_hooks();
-	/*
-	 * unregister_kprobes() waited for running handlers; a task sent to a
-	 * stub may still be inside it.  Tasks RCU waits for every task to
-	 * pass a voluntary schedule, after which none can be in module text.
-	 */
-	synchronize_rcu_tasks();
+	wait_for_stubs();
 }
 
 u64 msl_probes_missed(void)

@@ -90,8 +90,7 @@ static int resolve_field(struct msl_sc_field *f)
 
 int msl_sc_layout_init(void)
 {
-	unsigned long start;
-	const struct btf_header *hdr;
+	unsigned long start, stop;
 	int i, ret;
 
 	start = msl_lookup_data_symbol("__start_BTF");
@@ -99,15 +98,16 @@ int msl_sc_layout_init(void)
 		pr_err("refusing to load: no __start_BTF (kernel built without CONFIG_DEBUG_INFO_BTF)\n");
 		return -ENOENT;
 	}
-	hdr = (const struct btf_header *)start;
-	if (hdr->magic != BTF_MAGIC) {
-		pr_err("refusing to load: __start_BTF holds no BTF\n");
-		return -EINVAL;
+	/* The kernel's own extent of its BTF: the header alone cannot tell. */
+	stop = msl_lookup_data_symbol("__stop_BTF");
+	if (!stop || stop <= start || stop - start > U32_MAX) {
+		pr_err("refusing to load: no usable __stop_BTF\n");
+		return -ENOENT;
 	}
-	ret = msl_btf_init(&vmlinux_btf, hdr,
-			   hdr->hdr_len + hdr->str_off + hdr->str_len);
+	ret = msl_btf_init(&vmlinux_btf, (const void *)start, stop - start);
 	if (ret) {
-		pr_err("refusing to load: malformed vmlinux BTF\n");
+		pr_err("refusing to load: vmlinux BTF (%lu bytes): %s\n",
+		       stop - start, vmlinux_btf.error);
 		return ret;
 	}
 

@@ -8,9 +8,19 @@
  * have any alignment.  Linear scans only: meant to run a handful of times
  * at module load.
  *
+ * The format is read by its own rules, not by the struct btf_header of
+ * the headers the reader was built with, which grows: hdr_len says how
+ * long a blob's header is, fields past it read as zero, and header bytes
+ * past the fields this reader knows must be zero.  Type kinds this
+ * reader does not know are stepped over when the blob's layout section
+ * gives their record size, and refused otherwise.
+ *
  * Every function returns 0 or a negative errno:
  *   -ENOENT   the named thing is not in the blob
  *   -EINVAL   the blob is malformed (or an argument is)
+ *   -EOPNOTSUPP msl_btf_init(): the blob uses header fields or flags this
+ *             reader does not know, or a kind it can neither read nor
+ *             step over
  *   -E2BIG    more function parameters than the caller has room for
  *   -ENOTUNIQ the name has several definitions that disagree
  *   -EOPNOTSUPP msl_btf_check_field(): the field's type is not the wanted one
@@ -19,11 +29,13 @@
 #define MEMCG_SOFTLIMIT_BTF_H
 
 #ifdef __KERNEL__
+#include <linux/stddef.h>
 #include <linux/types.h>
 #include <linux/btf.h>
 #else
 /* Userspace shim: the kernel types this reader uses. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <errno.h>
@@ -40,25 +52,76 @@ typedef int64_t s64;
 #define MSL_BTF_KIND_DECL_TAG	17
 #define MSL_BTF_KIND_TYPE_TAG	18
 #define MSL_BTF_KIND_ENUM64	19
+/* Kinds this reader knows: 1 .. MSL_BTF_NR_KINDS - 1 */
 #define MSL_BTF_NR_KINDS	20
 /* msl_btf_type_desc.kind of type id 0 */
 #define MSL_BTF_KIND_VOID	0
 
+/*
+ * btf_type.info: Linux 7.x widened kind to bits 24-30 and vlen to bits
+ * 0-23, which older kernels keep zero; older UAPI headers mask less.
+ */
+#define MSL_BTF_INFO_KIND(info)		(((info) >> 24) & 0x7f)
+#define MSL_BTF_INFO_VLEN(info)		((info) & 0xffffff)
+#define MSL_BTF_INFO_KFLAG(info)	((info) >> 31)
+
+/*
+ * The header as this reader knows it.  A blob's header may be shorter
+ * (Linux 6.x and Debian 7.3's vmlinux: 24 bytes, no layout section) or
+ * longer than this.  Offsets are from the end of the blob's header.
+ */
+struct msl_btf_header {
+	u16 magic;
+	u8 version;
+	u8 flags;
+	u32 hdr_len;
+	u32 type_off;
+	u32 type_len;
+	u32 str_off;
+	u32 str_len;
+	u32 layout_off;		/* Linux 7.x */
+	u32 layout_len;
+};
+
+/* Smallest hdr_len: up to and including hdr_len itself. */
+#define MSL_BTF_MIN_HDR_LEN	(offsetof(struct msl_btf_header, hdr_len) + \
+				 sizeof(u32))
+
+/*
+ * The layout section: one entry per kind, from kind 0, as the encoder
+ * knew them; a record of that kind is a struct btf_type followed by
+ * info_sz + vlen * elem_sz bytes.
+ */
+struct msl_btf_layout {
+	u8 info_sz;
+	u8 elem_sz;
+	u16 flags;		/* unused so far, as libbpf ignores them */
+};
+
 struct msl_btf {
 	const u8 *data;		/* whole blob */
 	u32 size;
+	u32 hdr_len;
 	const u8 *types;	/* type section */
 	u32 types_len;
 	const char *strs;	/* string section, NUL-terminated */
 	u32 strs_len;
+	const u8 *layout;	/* layout section, NULL if the blob has none */
+	u32 nr_layout;		/* kinds it describes */
 	u32 nr_types;		/* valid type ids are 1..nr_types */
+	/* After a failed msl_btf_init(): what was wrong, never NULL. */
+	const char *error;
 };
 
 /*
- * Validate the header (magic, version, section bounds, string section),
- * and walk every type record once (known kind, record inside the type
- * section, name inside the string section).  -EINVAL on a bad blob.
- * The blob must stay mapped as long as @btf is used.
+ * Validate the header (magic, version, flags, hdr_len, unknown header
+ * fields zero, every section inside the blob, string section, layout
+ * section agreeing with the kinds this reader knows), and walk every
+ * type record once (a kind known or described by the layout section,
+ * record inside the type section, name inside the string section).
+ * -EINVAL on a malformed blob, -EOPNOTSUPP on one this reader cannot
+ * read; then @btf is zeroed but for btf->error.  The blob must stay
+ * mapped as long as @btf is used.
  */
 int msl_btf_init(struct msl_btf *btf, const void *data, u32 size);
 

@@ -18,8 +18,10 @@
  * MSL_CTL_RULES, mode 0600 (cgroup v2): soft limits by path pattern, given
  * to every cgroup that matches when the rules are written and to each one
  * created later, as it is created (no daemon, no polling).
- *   write: the whole rule set at once, one rule a line,
- *            "<pattern> <size|max|unset>\n"
+ *   write: the whole rule set in one write(), one rule a line,
+ *            "<pattern> <size|max|unset>\n" (a shell's printf writes
+ *            line by line: `dd iflag=fullblock bs=1M count=1`, or the
+ *            tool's apply, writes once)
  *          blank lines and lines starting with '#' are ignored.  The set
  *          replaces the previous one; an empty write clears it.  The first
  *          rule that matches a cgroup's path decides (unset: leave it).

@@ -39,6 +39,10 @@ full)
 	B_TREES="case1 case2 a b c d e" B_TREE_THRESHOLDS="auto 12" B_TREE_STREAM=768 B_TREE_REPEATS=1 ;;
 esac
 [ -z "${MSL_BENCH_SWEEP:-}" ] || B_SWEEP=$MSL_BENCH_SWEEP
+# S's stream in all, in times the guest's RAM, over the same segments.
+if [ -n "${MSL_BENCH_STREAM_X:-}" ]; then
+	B_SEG=$(awk -v x="$MSL_BENCH_STREAM_X" -v n="$B_NSEG" '/^MemTotal:/ {print int($2 / 1024 * x / n)}' /proc/meminfo)
+fi
 if [ -n "${MSL_BENCH_REPEATS:-}" ]; then
 	B_REPEATS=$MSL_BENCH_REPEATS B_SWEEP_REPEATS=$MSL_BENCH_REPEATS B_TREE_REPEATS=$MSL_BENCH_REPEATS
 fi
@@ -165,18 +169,6 @@ make_ws() {
 # ---------------------------------------------------------------------------
 # Protection modes
 # ---------------------------------------------------------------------------
-# set_soft CG MIB|max: v1 memory.soft_limit_in_bytes; v2 the module's limits.
-set_soft() {
-	local cg=$1 mib=$2
-	if [ "$MSL_CGROUP_VERSION" = 1 ]; then
-		[ "$mib" = max ] && mib=$((1 << 30))
-		cg_set "$cg" memory.soft_limit_in_bytes "$((mib << 20))"
-	else
-		[ "$mib" = max ] || mib="${mib}M"
-		echo "set /$cg $mib" >/proc/memcg_softlimit/limits || fail "cannot set the soft limit of $cg"
-	fi
-}
-
 # mode_applies MODE: is the mode meaningful on this config?
 #   none      no protection, module not loaded
 #   v1soft    stock cgroup v1 soft limits (P 150M, S 0), module not loaded
@@ -246,7 +238,7 @@ apply_mode() {
 	low) cg_set P memory.low "${B_PROT}M" ;;
 	msl)
 		msl_defaults $params
-		set_soft P "$B_PROT"
+		set_soft_limit P "$B_PROT"
 		[ "$MSL_CGROUP_VERSION" = 1 ] && cg_set S memory.soft_limit_in_bytes 0
 		;;
 	*) fail "unknown mode $mode" ;;
@@ -305,8 +297,27 @@ p_read() {
 # B_RING_PASSES times per segment, through swap).  Before S's first segment P is idle (the
 # reference scenario); after each segment P's residency is read and P
 # re-reads its set (time, major faults).  Emits one "iso" record.
+# kprio_start / kprio_stop: the pages kswapd scanned in inactive lists at
+# each priority during a row, from a histogram trigger on the kernel's own
+# vmscan:mm_vmscan_lru_shrink_inactive (which MGLRU's eviction fires too);
+# kprio_stop prints "PRIORITY:PAGES,..." (empty where the event is missing).
+KPRIO_EV=vmscan/mm_vmscan_lru_shrink_inactive
+KPRIO_TRIGGER='hist:keys=priority:vals=nr_scanned:sort=priority if comm ~ "kswapd*"'
+kprio_start() {
+	echo "$KPRIO_TRIGGER" >"$MSL_TRACEFS/events/$KPRIO_EV/trigger" 2>/dev/null || true
+}
+kprio_stop() {
+	local f=$MSL_TRACEFS/events/$KPRIO_EV
+	[ -r "$f/hist" ] || return 0
+	awk '/^\{ priority:/ {
+		for (i = 1; i <= NF; i++) if ($i == "nr_scanned:") n = $(i + 1)
+		printf "%s%d:%d", sep, $3, n; sep = ","
+	}' "$f/hist"
+	echo "!$KPRIO_TRIGGER" >"$f/trigger" 2>/dev/null || true
+}
+
 iso_run() {
-	local variant=$1 mode=$2 params=$3 rep=$4 label=$5
+	local variant=$1 mode=$2 params=$3 rep=$4 label=$5 kprio
 	local ws=$B_WS before kept=() pfile=() rr_ns=() rr_mf=() s_ns=() s_mf=() i r ns mf
 	local ring=0 sparse=$MSL_SCRATCH/stream.sparse wsf=$MSL_SCRATCH/ws.data hold_pid= skips=0 reclaims=0 low_ev=0
 	cg_remove P
@@ -335,6 +346,7 @@ iso_run() {
 	fi
 	local mf0 t_total=0
 	mf0=$(cg_majflt P)
+	kprio_start
 	for ((i = 0; i < B_NSEG; i++)); do
 		if [ "$variant" = file ]; then
 			# a fresh sparse file each segment: nothing of S stays hot
@@ -356,6 +368,7 @@ iso_run() {
 		rr_ns+=("$ns")
 		rr_mf+=("$mf")
 	done
+	kprio=$(kprio_stop)
 	if [ "$mode" = low ] && [ -r "$(cg_path P)/memory.events" ]; then
 		low_ev=$(awk '$1 == "low" {print $2}' "$(cg_path P)/memory.events")
 	fi
@@ -377,7 +390,7 @@ iso_run() {
 		reread_ns="$(join_csv "${rr_ns[@]}")" reread_majflt="$(join_csv "${rr_mf[@]}")" \
 		stream_ns="$(join_csv "${s_ns[@]}")" stream_majflt="$(join_csv "${s_mf[@]}")" \
 		p_majflt_total=$(($(cg_majflt P) - mf0)) low_events="${low_ev:-0}" \
-		msl_skips="${skips:-0}" msl_reclaims="${reclaims:-0}"
+		msl_skips="${skips:-0}" msl_reclaims="${reclaims:-0}" kswapd_scanned_by_priority="$kprio"
 	if msl_loaded; then
 		[ "$MSL_CGROUP_VERSION" = 2 ] && echo "unset /P" >/proc/memcg_softlimit/limits 2>/dev/null
 	fi
@@ -494,19 +507,6 @@ tree_usage() {
 	esac
 }
 
-# tree_set_limit CGROUP MIB|max: v1 through the kernel's file (a huge value
-# for max), v2 through the module's control file.
-tree_set_limit() {
-	local cg=$1 mib=$2
-	if [ "$MSL_CGROUP_VERSION" = 1 ]; then
-		[ "$mib" = max ] && mib=$((1 << 30))
-		cg_set "$cg" memory.soft_limit_in_bytes $((mib << 20))
-	else
-		[ "$mib" = max ] || mib="${mib}M"
-		echo "set /$cg $mib" >/proc/memcg_softlimit/limits || fail "cannot set the soft limit of $cg to $mib"
-	fi
-}
-
 # tree_run TREE MODE THRESHOLD REP: build the tree, protect it by MODE
 # (stock: the module unloaded, the kernel's own v1 soft limits on v1;
 # otherwise the module with policy=MODE at THRESHOLD), fill the leaves,
@@ -523,7 +523,7 @@ tree_run() {
 	for lim in $(tree_limits "$tree"); do cg_create "${lim%%:*}"; done
 	cg_create S
 	if [ "$mode" != stock ] || [ "$MSL_CGROUP_VERSION" = 1 ]; then
-		for lim in $(tree_limits "$tree"); do tree_set_limit "${lim%%:*}" "${lim#*:}"; done
+		for lim in $(tree_limits "$tree"); do set_soft_limit "${lim%%:*}" "${lim#*:}"; done
 	fi
 	for u in $(tree_usage "$tree"); do
 		cg=${u%%:*}
@@ -582,7 +582,7 @@ bench_trees() {
 iso_modes() {
 	local m t rows=
 	for t in ${MSL_BENCH_THRESHOLD_ROWS-12}; do rows+=" msl-t$t"; done
-	for m in none v1soft low msl $(bench_policies | sed 's/^/msl-/') $rows; do
+	for m in ${MSL_BENCH_ISO_MODES:-none v1soft low msl $(bench_policies | sed 's/^/msl-/') $rows}; do
 		mode_applies "$m" && echo "$m"
 	done
 }
@@ -679,7 +679,7 @@ bench_overhead() {
 	idle_setup
 	fg_measure stock "$B_FG_STREAM" "$g"
 	msl_load
-	set_soft I1 max
+	set_soft_limit I1 max
 	fg_measure loaded "$B_FG_STREAM" "$g"
 	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre msl_eligible_pass_begin \
 		shrink_slab_pre skip_shrink_lruvec skip_shrink_one skip_shrink_slab

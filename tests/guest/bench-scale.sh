@@ -1,5 +1,6 @@
 #!/bin/bash
 # configs: all
+# timeout: 2400
 # A part of `make bench` (bench/run lists it; not a test of make check).
 # See tests/guest/bench-lib.sh.
 . "$MSL_PAYLOAD/guest/bench-lib.sh"

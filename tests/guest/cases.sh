@@ -40,21 +40,6 @@ soft_limit_of() {
 	esac
 }
 
-# set_soft_limit CGROUP MIB|max: v1 through memory.soft_limit_in_bytes (a
-# huge value for "max", since v1's default max reads as unset), v2 through
-# the module.
-set_soft_limit() {
-	local cg=$1 mib=$2
-	if [ "$MSL_CGROUP_VERSION" = 1 ]; then
-		[ "$mib" = max ] && mib=$((1 << 30))
-		cg_set "$cg" memory.soft_limit_in_bytes "$((mib * 1048576))"
-	else
-		[ "$mib" = max ] || mib="${mib}M"
-		echo "set /$cg $mib" >/proc/memcg_softlimit/limits ||
-			fail "cannot set the soft limit of $cg to $mib"
-	fi
-}
-
 build_tree() {
 	local cg
 	for cg in A A/A1 A/A2 B S; do

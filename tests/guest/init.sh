@@ -1,8 +1,15 @@
 #!/bin/bash
-# tests/guest/init.sh: the guest side of the test harness.  It runs as PID 1
-# (exec'd by /sbin/msl-init from the payload disk), sets the machine up for
-# the configuration named by msl.config= on the kernel command line, runs the
-# tests listed in /payload/tests.list and powers the machine off.
+# tests/guest/init.sh: the guest side of the harness, for every boot: the
+# test rootfs (PID 1, exec'd by /sbin/msl-init from the payload disk) and
+# the package image (run by msl-pkg-runner.service once systemd's boot is
+# done).  It runs the tests listed in /payload/tests.list (written by the
+# host: tests/vm/lib-host.sh's expected_tests) for the row described by
+# /payload/config.env, and powers the machine off.
+#
+# As PID 1 it sets the machine up for the row (cgroup v1 or v2, lru_gen)
+# and restores it after each test (below, run_test).  Under systemd the
+# machine is as the boot left it, which is what those tests look at: no
+# setup, no cleanup.
 #
 # Verdict channel: /dev/ttyS1, one line each:
 #   BEGIN <test>
@@ -13,7 +20,7 @@
 # The console (ttyS0, /dev/console) gets the tests' output and the kernel log.
 #
 # Kernel command line: msl.config=<config> [msl.long=1] [msl.demo=1]
-# [msl.swap=/dev/vdc] [msl.tests=<glob>]
+# [msl.swap=/dev/vdc]
 #
 # This script must never exit without powering off: returning from PID 1
 # panics the kernel.  Hence no `set -e` here.
@@ -23,11 +30,12 @@ umask 022
 
 GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export MSL_PAYLOAD=${GUEST_DIR%/guest}
-export MSL_GUEST_DIR=$GUEST_DIR
 export MSL_LIB=$GUEST_DIR/lib.sh
 export MSL_RESULTS=/dev/ttyS1
 [ -c "$MSL_RESULTS" ] || MSL_RESULTS=/dev/console
-RUN=/tmp/msl-run
+PID1=0
+[ $$ != 1 ] || PID1=1
+RUN=/run/msl
 mkdir -p "$RUN"
 
 # Kernel messages that fail the test during which they appear.
@@ -39,6 +47,7 @@ info() { emit "INFO init $*"; echo "msl: $*"; }
 power_off() {
 	trap - EXIT
 	sync
+	[ "$PID1" = 1 ] || systemctl poweroff --force --force 2>/dev/null
 	poweroff -f 2>/dev/null
 	busybox poweroff -f 2>/dev/null
 	echo o >/proc/sysrq-trigger 2>/dev/null
@@ -47,37 +56,31 @@ power_off() {
 trap power_off EXIT
 
 # --------------------------------------------------------------------------
-# Configuration
+# Configuration: the row (config.env), the command line's options
 # --------------------------------------------------------------------------
-CONFIG='' LONG=0 DEMO=0 SWAP='' TESTS_GLOB=''
+MSL_CONFIG='' MSL_KSERIES=unknown MSL_FLAVOUR='' MSL_DEBIAN='' MSL_CGROUP_VERSION=2 MSL_LRU=classic
+# shellcheck disable=SC1091 # written by the host (make_payload)
+[ -r "$MSL_PAYLOAD/config.env" ] && . "$MSL_PAYLOAD/config.env"
+LONG=0 DEMO=0 SWAP=''
 # shellcheck disable=SC2013 # words, not lines
 for w in $(cat /proc/cmdline); do
 	case $w in
-	msl.config=*) CONFIG=${w#*=} ;;
 	msl.long=*) LONG=${w#*=} ;;
 	msl.demo=*) DEMO=${w#*=} ;;
 	msl.swap=*) SWAP=${w#*=} ;;
-	msl.tests=*) TESTS_GLOB=${w#*=} ;;
 	esac
 done
+CONFIG=$MSL_CONFIG CGV=$MSL_CGROUP_VERSION LRU=$MSL_LRU
 
-[ -c /dev/ttyS1 ] && stty -F /dev/ttyS1 raw -echo 115200 2>/dev/null
-info "boot: kernel $(uname -r), config '${CONFIG:-?}', uptime $(cut -d' ' -f1 /proc/uptime)s, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB, $(nproc) cpus"
+stty -F "$MSL_RESULTS" raw -echo 115200 2>/dev/null
+info "boot: kernel $(uname -r), config '${CONFIG:-?}', PID 1 $(cat /proc/1/comm), uptime $(cut -d' ' -f1 /proc/uptime)s, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB, $(nproc) cpus"
+[ -n "$CONFIG" ] || info "ERROR: no $MSL_PAYLOAD/config.env"
 
-case $CONFIG in
-6.1-*) KSERIES=6.1 ;;
-6.12-*) KSERIES=6.12 ;;
-*) KSERIES=unknown; info "ERROR: unknown config '$CONFIG' (msl.config=)" ;;
-esac
-case $CONFIG in
-*-v1-*) CGV=1 ;;
-*) CGV=2 ;;
-esac
-case $CONFIG in
-*-mglru) LRU=mglru ;;
-*) LRU=classic ;;
-esac
-
+LRU_GEN_FILE=/sys/kernel/mm/lru_gen/enabled
+lru_gen_apply() {
+	[ -e "$LRU_GEN_FILE" ] || return 0
+	if [ "$LRU" = mglru ]; then echo y >"$LRU_GEN_FILE"; else echo n >"$LRU_GEN_FILE"; fi
+}
 setup_cgroups() {
 	if [ "$CGV" = 1 ]; then
 		mount -t tmpfs -o mode=0755 cgroup /sys/fs/cgroup || return 1
@@ -91,41 +94,45 @@ setup_cgroups() {
 	fi
 }
 CGROOT=
-setup_cgroups || info "ERROR: cgroup v$CGV setup failed"
-
-LRU_GEN_FILE=/sys/kernel/mm/lru_gen/enabled
-lru_gen_apply() {
-	[ -e "$LRU_GEN_FILE" ] || return 0
-	if [ "$LRU" = mglru ]; then echo y >"$LRU_GEN_FILE"; else echo n >"$LRU_GEN_FILE"; fi
-}
-if [ -e "$LRU_GEN_FILE" ]; then
+if [ "$PID1" = 1 ]; then
+	setup_cgroups || info "ERROR: cgroup v$CGV setup failed"
 	lru_gen_apply || info "ERROR: cannot write $LRU_GEN_FILE"
-	LRU_GEN=$(cat "$LRU_GEN_FILE")
+	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	mountpoint -q /sys/kernel/debug || mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 else
-	LRU_GEN=none
+	# systemd mounted cgroup2 and left lru_gen at the kernel's default:
+	# say so if the row expects otherwise.
+	CGROOT=/sys/fs/cgroup
+	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || CGV=1
+	case $(cat "$LRU_GEN_FILE" 2>/dev/null || echo none) in none | 0x0000) LRU=classic ;; *) LRU=mglru ;; esac
+	[ "$CGV/$LRU" = "$MSL_CGROUP_VERSION/$MSL_LRU" ] ||
+		info "ERROR: the boot left cgroup v$CGV and the $LRU LRU, tests/matrix says v$MSL_CGROUP_VERSION and $MSL_LRU"
+	mu=$(systemctl show -p ActiveEnterTimestampMonotonic --value multi-user.target 2>/dev/null)
+	info "boot: $(systemctl --version | head -n 1), multi-user.target reached $(awk -v u="${mu:-0}" 'BEGIN {printf "%.1f", u / 1e6}') s after boot, system $(systemctl is-system-running 2>/dev/null)"
+	failed=$(systemctl --failed --no-legend --plain 2>/dev/null | awk '{print $1}' | tr '\n' ' ')
+	[ -z "$failed" ] || info "boot: failed units: $failed"
 fi
-
-mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-mountpoint -q /sys/kernel/debug || mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+LRU_GEN=none
+[ -e "$LRU_GEN_FILE" ] && LRU_GEN=$(cat "$LRU_GEN_FILE")
 TRACEFS=/sys/kernel/tracing
 [ -e "$TRACEFS/trace" ] || TRACEFS=/sys/kernel/debug/tracing
 
 SCRATCH=/var/tmp/msl
 mkdir -p "$SCRATCH"
 
-export MSL_CONFIG=$CONFIG MSL_KSERIES=$KSERIES MSL_CGROUP_VERSION=$CGV MSL_CGROUP_ROOT=$CGROOT
+export MSL_CONFIG=$CONFIG MSL_KSERIES MSL_FLAVOUR MSL_DEBIAN MSL_CGROUP_VERSION=$CGV MSL_CGROUP_ROOT=$CGROOT
 export MSL_LRU=$LRU MSL_LRU_GEN=$LRU_GEN MSL_LONG=$LONG MSL_SCRATCH=$SCRATCH MSL_TRACEFS=$TRACEFS
 export MSL_MODULE=memcg_softlimit
-export MSL_KO=$MSL_PAYLOAD/module/memcg_softlimit.ko
+MSL_KO=$MSL_PAYLOAD/module/memcg_softlimit.ko
+[ "$PID1" = 1 ] || MSL_KO=''
 MSL_TOOL=
-[ -x "$MSL_PAYLOAD/bin/memcg-softlimit" ] && MSL_TOOL=$MSL_PAYLOAD/bin/memcg-softlimit
-export MSL_TOOL
+[ "$PID1" = 1 ] && [ -x "$MSL_PAYLOAD/bin/memcg-softlimit" ] && MSL_TOOL=$MSL_PAYLOAD/bin/memcg-softlimit
 MSL_SWAP_DEV=
 [ -n "$SWAP" ] && [ -b "$SWAP" ] && MSL_SWAP_DEV=$SWAP
-export MSL_SWAP_DEV
-[ -d "$MSL_PAYLOAD/bin" ] && export PATH=$MSL_PAYLOAD/bin:$PATH
+export MSL_KO MSL_TOOL MSL_SWAP_DEV MSL_PKG_EXPECT=$MSL_PAYLOAD/pkg/expect
+[ "$PID1" = 1 ] && [ -d "$MSL_PAYLOAD/bin" ] && export PATH=$MSL_PAYLOAD/bin:$PATH
 
-info "setup: cgroup v$CGV at ${CGROOT:-?}, lru=$LRU lru_gen=$LRU_GEN, long=$LONG, module=$([ -f "$MSL_KO" ] && echo present || echo MISSING), tool=${MSL_TOOL:-none}, swap=${MSL_SWAP_DEV:-none}"
+info "setup: cgroup v$CGV at ${CGROOT:-?}, lru=$LRU lru_gen=$LRU_GEN, long=$LONG, module=$([ -f "$MSL_KO" ] && echo present || echo none), tool=${MSL_TOOL:-none}, swap=${MSL_SWAP_DEV:-none}"
 
 # --------------------------------------------------------------------------
 # Between tests: restore a clean machine
@@ -199,14 +206,14 @@ cgroups_list() { [ -n "$CGROOT" ] && find "$CGROOT" -mindepth 1 -maxdepth 1 -typ
 run_test() {
 	local name=$1 to=$2 path=$GUEST_DIR/$1.sh
 	local log=$RUN/$name.log reason_file=$RUN/$name.reason
-	local verdict reason rc tpid fpid t0 dt n d cg_before problems=()
+	local verdict reason rc tpid fpid t0 dt cg_before
 
 	emit "BEGIN $name"
 	if [ ! -r "$path" ]; then
 		emit "RESULT FAIL $name test file $name.sh missing from the payload"
 		return
 	fi
-	dmesg -c >/dev/null 2>&1
+	[ "$PID1" = 1 ] && dmesg -c >/dev/null 2>&1
 	cg_before=$(cgroups_list)
 	rm -f "$reason_file"
 	echo "===== msl: $name (timeout ${to}s) ====="
@@ -235,7 +242,21 @@ run_test() {
 	*) verdict=FAIL reason=${reason:-exit status $rc} ;;
 	esac
 
-	# Clean up after the test; problems found here fail it.
+	# Clean up after the test (as PID 1); problems found here fail it.
+	[ "$PID1" = 1 ] && cleanup_after "$name" "$cg_before"
+	if [ "$verdict" = FAIL ]; then
+		tail -n 20 "$log" | while IFS= read -r l; do emit "INFO $name out| $l"; done
+	fi
+	emit "INFO $name duration_s=$dt"
+	reason=${reason//$'\n'/ }
+	emit "RESULT $verdict $name${reason:+ $reason}"
+}
+
+# cleanup_after NAME CGROUPS-BEFORE: the machine as it was before the test;
+# what cannot be restored, or a kernel message of KERNEL_BAD, fails it
+# (verdict, reason).
+cleanup_after() {
+	local name=$1 cg_before=$2 n d p problems=()
 	n=$(kill_strays)
 	[ "$n" = 0 ] || echo "msl: killed $n leftover processes"
 	swapoff -a 2>/dev/null
@@ -278,50 +299,16 @@ run_test() {
 
 	if [ ${#problems[@]} -gt 0 ]; then
 		verdict=FAIL
-		local p
 		for p in "${problems[@]}"; do
 			reason="${reason:+$reason; }$p"
 		done
 	fi
-	if [ "$verdict" = FAIL ]; then
-		tail -n 20 "$log" | while IFS= read -r l; do emit "INFO $name out| $l"; done
-	fi
-	emit "INFO $name duration_s=$dt"
-	reason=${reason//$'\n'/ }
-	emit "RESULT $verdict $name${reason:+ $reason}"
 }
 
 # --------------------------------------------------------------------------
-# The test list: /payload/tests.list ("<name> <timeout>" per line, written by
-# the host from the tests' headers), or computed here from the headers.
+# The tests: /payload/tests.list, "<name> <timeout>" a line
 # --------------------------------------------------------------------------
-config_matches() { # config_matches "<patterns>"
-	local pat
-	for pat in $1; do
-		# shellcheck disable=SC2053 # glob match intended
-		[ "$pat" = all ] || [[ $CONFIG == $pat ]] && return 0
-	done
-	return 1
-}
-
-list_tests() {
-	if [ -r "$MSL_PAYLOAD/tests.list" ]; then
-		grep -v '^#' "$MSL_PAYLOAD/tests.list"
-		return
-	fi
-	local f name cfgs to
-	for f in "$GUEST_DIR"/t-*.sh; do
-		[ -e "$f" ] || continue
-		name=$(basename "$f" .sh)
-		# shellcheck disable=SC2053
-		[ -z "$TESTS_GLOB" ] || [[ $name == $TESTS_GLOB ]] || continue
-		cfgs=$(sed -n 's/^# *configs: *//p' "$f" | head -n 1)
-		to=$(sed -n 's/^# *timeout: *\([0-9][0-9]*\).*/\1/p' "$f" | head -n 1)
-		config_matches "${cfgs:-all}" && echo "$name ${to:-300}"
-	done
-}
-
-reset_tracing
+[ "$PID1" = 1 ] && reset_tracing
 if [ "$DEMO" = 1 ]; then
 	info "demo: running $GUEST_DIR/demo.sh"
 	emit "BEGIN demo"
@@ -335,7 +322,7 @@ if [ "$DEMO" = 1 ]; then
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" = 0 ]; then emit "RESULT PASS demo"; else emit "RESULT FAIL demo exit status $rc"; fi
 else
-	mapfile -t TESTS < <(list_tests | grep -v '^[[:space:]]*$')
+	mapfile -t TESTS < <(grep -v '^[[:space:]]*\(#\|$\)' "$MSL_PAYLOAD/tests.list" 2>/dev/null)
 	info "running ${#TESTS[@]} tests"
 	for t in "${TESTS[@]}"; do
 		read -r name to <<<"$t"

@@ -8,8 +8,10 @@
 # and is SKIPped by `skip "reason"` (exit 77).
 #
 # Environment set by init.sh:
-#   MSL_CONFIG          6.1-v1-classic | 6.1-v2-classic | 6.12-v2-mglru | 6.12-v2-classic
-#   MSL_KSERIES         6.1 | 6.12
+#   MSL_CONFIG          the row of tests/matrix (6.1-v1-classic, 6.12-v2-mglru, ...)
+#   MSL_KSERIES         its kernel series (6.1, 6.12, ...)
+#   MSL_FLAVOUR         its kernel flavour (amd64, rt-amd64, ...)
+#   MSL_DEBIAN          the Debian release of its kernel (12, 13)
 #   MSL_CGROUP_VERSION  1 | 2
 #   MSL_CGROUP_ROOT     /sys/fs/cgroup (v2) | /sys/fs/cgroup/memory (v1)
 #   MSL_LRU             classic | mglru
@@ -26,6 +28,7 @@
 #   MSL_SWAP_DEV        /dev/vdc if the host gave a swap disk, else empty
 #   MSL_TEST            the running test's name (e.g. t-00-smoke)
 #   MSL_RESULTS         the verdict channel (/dev/ttyS1)
+#   MSL_PKG_EXPECT      the package image's facts (package image rows)
 
 [ -n "${MSL_LIB_SOURCED:-}" ] && return 0
 MSL_LIB_SOURCED=1
@@ -284,6 +287,22 @@ cg_set() {
 	local f
 	f=$(cg_path "$1")/$2
 	echo "$3" >"$f" || fail "cannot write '$3' to $f"
+}
+
+# set_soft_limit CGROUP MIB|max: the cgroup's soft limit, failing the test on
+# error: on cgroup v1 memory.soft_limit_in_bytes (a huge value for "max",
+# since v1's default max reads as unset), on v2 the module's
+# /proc/memcg_softlimit/limits (the module must be loaded).
+set_soft_limit() {
+	local cg=$1 mib=$2
+	if [ "$MSL_CGROUP_VERSION" = 1 ]; then
+		[ "$mib" = max ] && mib=$((1 << 30))
+		cg_set "$cg" memory.soft_limit_in_bytes "$((mib * 1048576))"
+	else
+		[ "$mib" = max ] || mib="${mib}M"
+		echo "set /$cg $mib" >/proc/memcg_softlimit/limits ||
+			fail "cannot set the soft limit of $cg to $mib"
+	fi
 }
 
 # ---------------------------------------------------------------------------

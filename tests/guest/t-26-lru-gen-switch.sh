@@ -37,11 +37,12 @@ pressure_round() {
 	trace_dump >"$MSL_SCRATCH/trace.$1.$(msl_param priority_threshold)"
 }
 skipped() { decided "$idp" "$GATED verdict=skip reason=under "; }
-# kswapd's first pass, at MGLRU's lowered priority, mapped to 12
+# kswapd's first pass, at MGLRU's lowered priority, mapped to 12: seen
+# on any memcg kswapd met (MGLRU's memcg LRU may serve Q alone, P's skip
+# having rotated it to the young generation)
 mglru_seen() {
-	decided "$idp" 'effective_priority=12 kind=kswapd verdict=skip reason=under ' &&
-		[ "$(grep -E "decision: cgroup_id=$idp .*effective_priority=12 kind=kswapd " "$MSL_TRACEFS/trace" |
-			grep -vc ' priority=12 ')" -gt 0 ]
+	[ "$(grep -E "decision: .*effective_priority=12 kind=kswapd " "$MSL_TRACEFS/trace" |
+		grep -vc ' priority=12 ')" -gt 0 ]
 }
 classic_seen() { decided "$idp" ' priority=12 effective_priority=12 .*verdict=skip '; }
 
@@ -56,8 +57,8 @@ done
 echo 12 >"/sys/module/$MSL_MODULE/parameters/priority_threshold"
 pressure_round y mglru_seen
 T=$MSL_SCRATCH/trace.y.12
-mapped=$(grep -E "cgroup_id=$idp .*effective_priority=12 kind=kswapd " "$T" | grep -vc ' priority=12 ' || true)
-note "MGLRU on, priority gate: $(grep -c "cgroup_id=$idp " "$T") decisions on P, $mapped at a lower MGLRU priority mapped to effective 12"
+mapped=$(grep -E "decision: .*effective_priority=12 kind=kswapd " "$T" | grep -vc ' priority=12 ' || true)
+note "MGLRU on, priority gate: $(grep -c "cgroup_id=$idp " "$T") decisions on P, $mapped kswapd decisions at a lower MGLRU priority mapped to effective 12"
 assert_gt "$mapped" 0 "kswapd decisions at MGLRU's lowered initial priority, mapped to the first pass"
 check_no_skip_below "$T" 12
 

@@ -4,15 +4,19 @@
 # A skip spares the whole memcg, not only its LRU: P's reclaimable slab
 # (the dentries and inodes of 30,000 files it looked up) and its page
 # cache survive S's stream with the module at its defaults as memory.low
-# keeps them, where stock reclaim takes them.  The memcg-aware shrinkers
+# keeps them, where stock reclaim takes them.  S fills the dentry cache
+# too (negative dentries of names that do not exist), so that reclaim
+# shrinks slab, not only the page cache.  The memcg-aware shrinkers
 # run in the same per-memcg step as the LRU (shrink_node_memcgs() on the
 # classic LRU, shrink_one() on MGLRU), so a skip that spared the LRU alone
 # would let them go.
 . "$MSL_PAYLOAD/guest/cases.sh"
 NFILES=30000
+NEGATIVE=300000
 STREAM=640
 D=$MSL_SCRATCH/slab-files
-mkdir -p "$D"
+N=$MSL_SCRATCH/slab-none
+mkdir -p "$D" "$N"
 perl -e 'for (1 .. $ARGV[1]) { open(my $f, ">", "$ARGV[0]/f$_") or die "$!" }' "$D" "$NFILES" ||
 	fail "creating $NFILES files"
 
@@ -35,7 +39,9 @@ round() {
 	cg_run P perl -e 'stat("$ARGV[0]/f$_") for 1 .. $ARGV[1]' "$D" "$NFILES"
 	cg_run P dd if="$MSL_SCRATCH/p.data" of=/dev/null bs=1M status=none
 	SLAB0[$label]=$(slab_kib P) FILE0[$label]=$(cg_file_mib P)
+	cg_run S perl -e 'stat("$ARGV[0]/n$_") for 1 .. $ARGV[1]' "$N" "$NEGATIVE" &
 	stream_sparse S "$STREAM"
+	wait $!
 	SLAB1[$label]=$(slab_kib P) FILE1[$label]=$(cg_file_mib P)
 	note "$label: P slab ${SLAB0[$label]} -> ${SLAB1[$label]} KiB, page cache ${FILE0[$label]} -> ${FILE1[$label]} MiB"
 }

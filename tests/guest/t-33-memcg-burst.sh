@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: 6.1-v1-classic 6.12-v2-mglru
+# configs: all
 # timeout: 480
 # Bursts of memcgs reclaim meets for the first time.  The reclaim path takes
 # entries from a pool a work item refills and never allocates itself, so a

@@ -9,6 +9,9 @@
 # refused with the line named and change nothing.
 . "$MSL_PAYLOAD/guest/cases.sh"
 R=/proc/memcg_softlimit/rules
+# write_rules TEXT: the whole set in one write(), as the rules file wants
+# (a shell's printf writes line by line)
+write_rules() { printf '%s' "$1" | dd of="$R" bs=1M count=1 iflag=fullblock status=none 2>/dev/null; }
 L=/proc/memcg_softlimit/limits
 msl_load
 cg_create early.slice/old.service
@@ -19,7 +22,7 @@ rules='# comment and blank lines are fine
 /kubepods.slice/** max
 /early.slice/*.service 32M
 '
-printf '%s' "$rules" >"$R" || fail "writing the rules failed"
+write_rules "$rules" || fail "writing the rules failed"
 assert_eq "$(grep -c . "$R")" 4 "rules in force"
 assert_true "rules listed as written" grep -qx '/system.slice/\*.service 67108864' "$R"
 assert_true "status counts the rules" grep -qx 'rules: 4' /proc/memcg_softlimit/status
@@ -71,7 +74,7 @@ done
 before=$(cat "$R")
 for bad in '/a** 1G' '/ 1G' 'system.slice 1G' '/a 1Q' '/a' '/a//b 1G'; do
 	n=$(dmesg | wc -l)
-	if printf '/ok 1G\n%s\n' "$bad" >"$R" 2>/dev/null; then
+	if write_rules "$(printf '/ok 1G\n%s\n' "$bad")"; then
 		fail "rules accepted '$bad'"
 	fi
 	assert_eq "$(cat "$R")" "$before" "rules unchanged after '$bad'"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: 6.1-v1-classic 6.12-v2-mglru
+# configs: all
 # timeout: 300
 # Fail closed: when global reclaim scans pages but no hooked step runs (a
 # hooked function inlined into its caller on some build, say), the module

@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: 6.1-v1-classic 6.1-v2-classic 6.12-v2-mglru
+# configs: all
 # timeout: 300
 # kernfs ids are unique per hierarchy, not system-wide: the removal of a
 # cgroup of another hierarchy that has the id of a memcg (a named v1
@@ -10,12 +10,30 @@ N=/run/msl-named
 mkdir -p "$N"
 mount -t cgroup -o none,name=msltest msltest "$N" || fail "cannot mount a named v1 hierarchy"
 msl_load
-cg_create X
-X_ID=$(cg_id X)
+# X in the memory hierarchy and Y in the named one, with the same id:
+# ids go upward per hierarchy, so make and remove cgroups in whichever
+# hierarchy is behind until both would give the same next id.
+read -r X_ID Y_ID < <(perl -e '
+	my ($mem, $named) = @ARGV;
+	sub probe { my $d = shift; mkdir("$d/msl-probe") or die "mkdir $d: $!";
+		my $id = (stat("$d/msl-probe"))[1];
+		rmdir("$d/msl-probe") or die "rmdir $d: $!"; return $id }
+	my ($m, $n) = (probe($mem), probe($named));
+	for (my $i = 0; $m != $n; $i++) {
+		die "ids $m and $n never met" if $i > 2000000;
+		if ($m < $n) { $m = probe($mem) } else { $n = probe($named) }
+	}
+	mkdir("$mem/X") or die "mkdir X: $!";
+	mkdir("$named/Y") or die "mkdir Y: $!";
+	print join(" ", (stat("$mem/X"))[1], (stat("$named/Y"))[1]), "\n";
+' "$MSL_CGROUP_ROOT" "$N") || fail "no pair of cgroups with one id"
+assert_eq "$Y_ID" "$X_ID" "ids of X (memory hierarchy) and Y (named hierarchy)"
+note "X and Y share id $X_ID"
 if [ "$MSL_CGROUP_VERSION" = 2 ]; then
 	echo "set /X 512M" >/proc/memcg_softlimit/limits || fail "set /X"
 fi
-# Decisions on X, so that it has counters.
+# Decisions on X, so that it has counters (on v2 its limit gives it an
+# entry already).
 fill_pagecache X x.data 32
 cg_create S
 stream_sparse S 640
@@ -29,19 +47,7 @@ x_entry() {
 }
 before=$(x_entry)
 [ -n "$before" ] || fail "X has no counters to watch"
-# A cgroup of the named hierarchy with X's id: ids are allocated upward
-# per hierarchy, so make and remove cgroups there until one has it.
-made=$(perl -e '
-	my ($dir, $want) = @ARGV;
-	for my $i (1 .. 400000) {
-		mkdir("$dir/c") or die "mkdir: $!";
-		my $ino = (stat("$dir/c"))[1];
-		if ($ino == $want) { print "$dir/c"; exit 0 }
-		die "passed id $want" if $ino > $want;
-		rmdir("$dir/c") or die "rmdir: $!";
-	}' "$N" "$X_ID") || fail "no cgroup of the named hierarchy got id $X_ID"
-note "$made has X's id $X_ID"
-rmdir "$made" || fail "rmdir $made"
+rmdir "$N/Y" || fail "rmdir $N/Y"
 after=$(x_entry)
 assert_eq "$after" "$before" "X's counters after an rmdir in another hierarchy"
 if [ "$MSL_CGROUP_VERSION" = 2 ]; then

@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: 6.1-v2-classic 6.12-v2-mglru
+# configs: all
 # timeout: 300
 #
 # The module DKMS built on the host for this kernel (tests/pkg/host.sh:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: 6.1-v1-classic 6.12-v2-mglru
+# configs: all
 # timeout: 600
 # (Userspace reading the same events everywhere: one cgroup v1 + classic LRU
 # and one cgroup v2 + MGLRU configuration cover it; t-50, t-51, t-52 and t-54

@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: 6.12-v2-mglru 6.1-v1-classic
+# configs: all
 # timeout: 480
 # tcg: single
 # The benchmarks (make bench, tests/guest/bench-lib.sh) at their smallest

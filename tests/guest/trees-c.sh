@@ -37,15 +37,15 @@ trees_c_check() {
 	done < <(records trees)
 
 	# The direction of each policy's effect on case c (A under with A1 over, B
-	# over, A2 and C under; S streaming, unset, so over), the rules of README
-	# "Policies" at the threshold README gives for the LRU.  Stock cgroup v1
+	# over, A2 and C under; S streaming, no limit anywhere above it, so
+	# eligible), the rules of docs/policies.md at the defaults.  Stock cgroup v1
 	# has soft limits of its own: there the module must only do no worse.
 	# lost MODE LEAF: share of its pages the leaf lost, in percent
 	lost() {
 		local fill=${FILL[$1:$2]} left=${KEPT[$1:$2]}
 		echo $(((fill - left) * 100 / fill))
 	}
-	# spared MODE LEAF: the leaf, skipped at the first pass, keeps more than stock
+	# spared MODE LEAF: the leaf, skipped at every gated pass, keeps more than stock
 	spared() {
 		if [ "$MSL_CGROUP_VERSION" = 1 ]; then
 			assert_ge "${KEPT[$1:$2]}" "${KEPT[stock:$2]}" "trees c $1: $2 keeps at least as much as with stock v1 soft limits"

@@ -3,16 +3,17 @@
 # packages, the package image).  tests/run runs it (through tests/pkg/lib.sh)
 # after the module builds; it can also run alone:
 #
-#   MSL_KVER_61=6.1.0-57-amd64 MSL_KVER_612=6.12.118+deb12-amd64 \
+#   MSL_KVERS="6.1.0-57-amd64 6.12.118+deb12-amd64" \
 #   MSL_ROOTFS_DIR=/var/cache/memcg-softlimit/rootfs-<key> tests/pkg/host.sh
 #
-# stdout: one line per test, "RESULT PASS|FAIL|SKIP <name> [reason]", and
-# "TIME <name> <seconds>" / "INFO <name> <text>"; progress and logs on
+# stdout: the harness's result lines (tests/vm/lib-host.sh), "RESULT
+# PASS|FAIL|SKIP <name> [reason]" and "INFO <name> <text>" ("INFO <name>
+# duration_s=<seconds>" its time); progress and logs on
 # stderr and in build/pkg/*.log.  It never touches the host's own DKMS tree,
 # /usr/src or /lib/modules: DKMS runs with a private tree under build/pkg/dkms/
 # and --no-depmod; the package is installed in a chroot.
 #
-#  1. dkms/*   `make dkms-install` for both kernels from their headers
+#  1. dkms/*   `make dkms-install` for every kernel from its headers
 #              (host), the module is signed with the MOK key, `make
 #              dkms-uninstall`; dkms.conf's BUILD_EXCLUSIVE_* exclude (dkms
 #              build: 77, dkms's own message, nothing compiled) releases
@@ -27,7 +28,7 @@
 #              overridden ones), and the source package built again in a
 #              clean bookworm chroot (debootstrap --variant=buildd, cached)
 #              with only its Build-Depends installed (apt-get build-dep).
-#  4. deb/*    in a chroot of the guest rootfs with both kernels' headers,
+#  4. deb/*    in a chroot of the guest rootfs with every kernel's headers,
 #              dkms, systemd and udev (cached, keyed by the rootfs and the
 #              recipe below): dpkg -i, DKMS builds and installs for each
 #              kernel (signed); `apt-get install` of a kernel (image and
@@ -38,19 +39,23 @@
 #              tests/pkg/lib.sh with systemd as init for t-41..t-43), then
 #              dpkg --purge leaves nothing behind.
 #
-# Environment: MSL_KVER_61, MSL_KVER_612 (required), MSL_ROOTFS_DIR (for 4),
+# Environment: MSL_KVERS (required: the kernels of tests/matrix's Debian 12
+# rows, as tests/vm/setup.sh resolved them), MSL_ROOTFS_DIR (for 4),
 # MSL_CACHE (default /var/cache/memcg-softlimit), MSL_MIRROR (debootstrap's,
 # default http://deb.debian.org/debian), MSL_PKG_OUT (default build/pkg),
 # MSL_PKG_ONLY="dkms make deb image" (default: all parts).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../vm/common.sh
+. "$REPO/tests/vm/common.sh"
 OUT=${MSL_PKG_OUT:-$REPO/build/pkg}
 MSL_CACHE=${MSL_CACHE:-/var/cache/memcg-softlimit}
 MIRROR=${MSL_MIRROR:-http://deb.debian.org/debian}
-K61=${MSL_KVER_61:?MSL_KVER_61 must name the 6.1 kernel}
-K612=${MSL_KVER_612:?MSL_KVER_612 must name the 6.12 kernel}
-KERNELS=("$K61" "$K612")
+read -ra KERNELS <<<"${MSL_KVERS:?MSL_KVERS must name the kernels}"
+# The oldest and the newest generic kernels stand in where one will do.
+K_OLD=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | head -n 1)
+K_NEW=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | tail -n 1)
 VERSION=$(tr -d ' \t\n' <"$REPO/VERSION")
 PARTS=${MSL_PKG_ONLY:-dkms make deb image}
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
@@ -76,7 +81,7 @@ info() { emit "INFO $1 ${*:2}"; }
 # Per-test timing: tstart; ...; tend NAME
 TSTART=0
 tstart() { TSTART=$SECONDS; }
-tend() { emit "TIME $1 $((SECONDS - TSTART))"; }
+tend() { emit "INFO $1 duration_s=$((SECONDS - TSTART))"; }
 
 # check NAME: collects failures in CHECK_FAILS for the test being run.
 CHECK_FAILS=()
@@ -107,59 +112,29 @@ cert_cn() { openssl x509 -inform DER -in "$1" -noout -subject -nameopt multiline
 config_value() { sed -n "s/^$2=\"\\{0,1\\}\\([^\"]*\\)\"\\{0,1\\}\$/\\1/p" "$1" | head -n 1; }
 
 # ---------------------------------------------------------------------------
-# Mounts (chroot) and their cleanup
+# Mounts (tests/vm/common.sh's chroot helpers) and their cleanup
 # ---------------------------------------------------------------------------
-MOUNTS=()
-umount_all() {
-	local i
-	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-		umount -l "${MOUNTS[i]}" 2>/dev/null || true
-	done
-	MOUNTS=()
-}
 mount_add() { # mount_add TARGET MOUNT-ARGS...
 	local t=$1
 	shift
 	mount "$@" "$t" || return 1
-	MOUNTS+=("$t")
+	CHROOT_MOUNTS+=("$t")
 }
-mount_chroot() {
-	local r=$1
-	mount_add "$r/proc" -t proc proc &&
-		mount_add "$r/sys" -t sysfs sysfs &&
-		mount_add "$r/dev" --bind /dev &&
-		mount_add "$r/dev/pts" --bind /dev/pts
-}
-umount_chroot() { # umount_chroot ROOT: only the mounts below ROOT
-	local r=$1 i keep=()
-	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-		case ${MOUNTS[i]} in
-		"$r"/*) umount -l "${MOUNTS[i]}" 2>/dev/null || true ;;
-		*) keep=("${MOUNTS[i]}" "${keep[@]}") ;;
-		esac
+# umount_one TARGET: a mount of mount_add's, and none below it.
+umount_one() {
+	local i kept=()
+	umount_chroot "$1"
+	for ((i = 0; i < ${#CHROOT_MOUNTS[@]}; i++)); do
+		if [ "${CHROOT_MOUNTS[i]}" = "$1" ]; then
+			umount -l "$1" 2>/dev/null || true
+		else
+			kept+=("${CHROOT_MOUNTS[i]}")
+		fi
 	done
-	MOUNTS=("${keep[@]}")
+	CHROOT_MOUNTS=(${kept[@]+"${kept[@]}"})
 }
-mounts_below() { awk -v d="$1/" 'index($2, d) == 1 {print $2}' /proc/mounts; }
-safe_rm() {
-	local d=$1
-	[ -e "$d" ] || return 0
-	if [ -n "$(mounts_below "$d")" ]; then
-		log "refusing to remove $d: mounts below it: $(mounts_below "$d" | tr '\n' ' ')"
-		return 1
-	fi
-	rm -rf "$d"
-}
-in_chroot() {
-	local r=$1
-	shift
-	chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 HOME=/root "$@"
-}
-cleanup() {
-	umount_all
-}
-trap cleanup EXIT
+umount_all() { umount_chroot ""; }
+trap umount_all EXIT
 trap 'exit 130' INT TERM
 
 # fake_headers SRC-KVER DEST-DIR SED-EXPR: a copy of SRC-KVER's headers dir
@@ -223,7 +198,7 @@ part_dkms() {
 			vm=$(modinfo_field "$f" vermagic)
 			[ "${vm%% *}" = "$k" ] || cfail "vermagic '$vm' is not for $k"
 		fi
-		emit "TIME dkms/build+install/$k $dt"
+		emit "INFO dkms/build+install/$k duration_s=$dt"
 		cverdict "dkms/build+install/$k" "${f:+${f#"$DK/lib/"}, $(stat -c %s "$f") bytes}"
 
 		# Signed with the MOK key?
@@ -241,7 +216,7 @@ part_dkms() {
 				cfail "dkms named no MOK certificate in its log"
 			fi
 			[ -z "$want_hash" ] || [ "$hash" = "$want_hash" ] || cfail "sig_hashalgo '$hash', the kernel wants '$want_hash'"
-			emit "TIME dkms/signed/$k 0"
+			emit "INFO dkms/signed/$k duration_s=0"
 			cverdict "dkms/signed/$k" "signer '$signer', key $keyfile, sig_key ${key:0:11}..., $hash"
 			# For the guest test t-40-dkms-modprobe.
 			mkdir -p "$OUT/payload/$k"
@@ -284,16 +259,16 @@ part_dkms_exclude() {
 		dkms_private add -m memcg-softlimit -v "$VERSION" >/dev/null 2>&1 || true
 	for name in older-5.10 between-6.10 newer-7.4 no-btf; do
 		tstart
-		src=$(readlink -f "/lib/modules/$K612/build")
+		src=$(readlink -f "/lib/modules/$K_NEW/build")
 		case $name in
-		older-5.10) kver=5.10.0-99-amd64 src=$(readlink -f "/lib/modules/$K61/build") ;;
+		older-5.10) kver=5.10.0-99-amd64 src=$(readlink -f "/lib/modules/$K_OLD/build") ;;
 		between-6.10) kver=6.10.0-99-amd64 ;;
 		newer-7.4) kver=7.4.0-99-amd64 ;;
 		no-btf)
 			# A tested release whose configuration lacks BTF.
-			kver=${K612%-amd64}-no-btf
+			kver=${K_NEW%-amd64}-no-btf
 			src=$DK/headers-$name
-			fake_headers "$K612" "$src" 's/^CONFIG_DEBUG_INFO_BTF=y$/# CONFIG_DEBUG_INFO_BTF is not set/' ||
+			fake_headers "$K_NEW" "$src" 's/^CONFIG_DEBUG_INFO_BTF=y$/# CONFIG_DEBUG_INFO_BTF is not set/' ||
 				cfail "cannot fabricate $src"
 			;;
 		esac
@@ -327,7 +302,7 @@ part_dkms_exclude() {
 	log=$OUT/dkms-exclude-not-7.3.log
 	rc=0
 	out=$(dkms_private build -m memcg-softlimit -v "$VERSION" -k "$kver" \
-		--kernelsourcedir "$(readlink -f "/lib/modules/$K612/build")" 2>&1) || rc=$?
+		--kernelsourcedir "$(readlink -f "/lib/modules/$K_NEW/build")" 2>&1) || rc=$?
 	printf '%s\n' "$out" >"$log"
 	[ "$rc" != 77 ] || cfail "dkms excluded $kver (exit 77), a kernel dkms.conf declares"
 	! grep -qF "$EXCLUDED_MSG" <<<"$out" || cfail "dkms says '$EXCLUDED_MSG' for $kver"
@@ -341,7 +316,7 @@ part_dkms_exclude() {
 # 2. make install (no DKMS), DESTDIR, in a copy of the sources
 # ===========================================================================
 part_make() {
-	local k=$K612 d=$OUT/make-install f ver
+	local k=$K_NEW d=$OUT/make-install f ver
 	tstart
 	safe_rm "$d"
 	mkdir -p "$d/src" "$d/root"
@@ -501,7 +476,7 @@ part_deb_chroot() {
 	fi
 	if ! mount_chroot "$root" || ! mount_add "$root/var/cache/apt/archives" --bind "$MSL_CACHE/buildchroot-archives"; then
 		result FAIL deb/build-chroot "cannot mount /proc, /sys, /dev or the apt cache in the chroot"
-		umount_chroot "$root"
+		umount_one "$root"
 		return 1
 	fi
 	cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
@@ -521,7 +496,7 @@ part_deb_chroot() {
 	for f in "$root"/build/*.deb; do
 		[ -e "$f" ] && debs+=("$(basename "$f")")
 	done
-	umount_chroot "$root"
+	umount_one "$root"
 	tend deb/build-chroot
 	grep -q 'pkg.memcg-softlimit.notool' "$OUT/deb-build.log" 2>/dev/null &&
 		host_note=" (the host's build of the tool failed too: deb/build)"
@@ -549,11 +524,11 @@ pkgbase_recipe() {
 	mkdir -p "$root" "$mnt"
 	log "copying the guest rootfs ($ROOTFS_DIR/rootfs.img) ..."
 	if mount -o loop,ro,noload "$ROOTFS_DIR/rootfs.img" "$mnt" 2>/dev/null; then
-		MOUNTS+=("$mnt")
+		CHROOT_MOUNTS+=("$mnt")
 		cp -a "$mnt/." "$root/" || rc=$?
 		umount "$mnt"
-		unset 'MOUNTS[-1]'
-		MOUNTS=("${MOUNTS[@]}")
+		unset 'CHROOT_MOUNTS[-1]'
+		CHROOT_MOUNTS=(${CHROOT_MOUNTS[@]+"${CHROOT_MOUNTS[@]}"})
 	else
 		log "no loop mount here; extracting with debugfs rdump"
 		debugfs -R "rdump / $root" "$ROOTFS_DIR/rootfs.img" >/dev/null 2>&1 || rc=$?
@@ -591,11 +566,11 @@ AllowIsolate=yes
 EOF
 	cat >"$root/etc/systemd/system/msl-pkg-runner.service" <<'EOF'
 [Unit]
-Description=memcg-softlimit package test runner (/payload/pkg/guest-runner.sh)
+Description=memcg-softlimit package test runner (/payload/guest/init.sh)
 After=multi-user.target
 [Service]
 Type=oneshot
-ExecStart=/bin/sh -c 'mkdir -p /payload && mount -o ro /dev/vdb /payload && exec /bin/bash /payload/pkg/guest-runner.sh'
+ExecStart=/bin/sh -c 'mkdir -p /payload && mount -o ro /dev/vdb /payload && exec /bin/bash /payload/guest/init.sh'
 StandardOutput=journal+console
 StandardError=journal+console
 TimeoutStartSec=infinity
@@ -839,7 +814,7 @@ part_image() {
 # for KVER fails.
 FAIL_MARK='memcg-softlimit package test: these headers fail every build'
 fake_kernel_debs() {
-	local kver=$1 mode=$2 dir=$3 root=$4 p t f re=${K612//./\\.}
+	local kver=$1 mode=$2 dir=$3 root=$4 p t f re=${K_NEW//./\\.}
 	for t in image headers; do
 		p=$dir/linux-$t-$kver
 		rm -rf "$p"
@@ -853,7 +828,7 @@ fake_kernel_debs() {
 			Priority: optional
 			Description: fake Linux $kver $t (memcg-softlimit package test)
 		EOF
-		for f in "$root/var/lib/dpkg/info/linux-$t-$K612".{preinst,postinst,prerm,postrm}; do
+		for f in "$root/var/lib/dpkg/info/linux-$t-$K_NEW".{preinst,postinst,prerm,postrm}; do
 			[ -e "$f" ] || continue
 			sed "s/$re/$kver/g" "$f" >"$p/DEBIAN/${f##*.}"
 			chmod 0755 "$p/DEBIAN/${f##*.}"
@@ -862,11 +837,11 @@ fake_kernel_debs() {
 	p=$dir/linux-image-$kver
 	mkdir -p "$p/boot" "$p/lib/modules/$kver"
 	echo "not a kernel: memcg-softlimit package test" >"$p/boot/vmlinuz-$kver"
-	cp "/boot/config-$K612" "$p/boot/config-$kver"
-	cp "/lib/modules/$K612"/modules.{order,builtin,builtin.modinfo} "$p/lib/modules/$kver/"
+	cp "/boot/config-$K_NEW" "$p/boot/config-$kver"
+	cp "/lib/modules/$K_NEW"/modules.{order,builtin,builtin.modinfo} "$p/lib/modules/$kver/"
 	p=$dir/linux-headers-$kver
 	mkdir -p "$p/usr/src" "$p/lib/modules/$kver"
-	fake_headers "$K612" "$p/usr/src/linux-headers-$kver" 's/^CONFIG_LOCALVERSION=.*$/&/' || return 1
+	fake_headers "$K_NEW" "$p/usr/src/linux-headers-$kver" 's/^CONFIG_LOCALVERSION=.*$/&/' || return 1
 	ln -s "/usr/src/linux-headers-$kver" "$p/lib/modules/$kver/build"
 	[ "$mode" != fail ] || printf '#error "%s"\n' "$FAIL_MARK" >>"$p/usr/src/linux-headers-$kver/include/generated/autoconf.h"
 	for t in image headers; do

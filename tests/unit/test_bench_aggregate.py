@@ -217,9 +217,34 @@ def stored_results(d):
         check(len(js["records"]) == nrec, "%s: %d records of %d" % (name, len(js["records"]), nrec))
 
 
+def sizes_and_priorities(d):
+    # One configuration at two guest sizes: two rows, each named by its
+    # size.  kswapd scanned 100 pages at 12, 300 at 8, 600 at 6: half of
+    # it at 6 or above is first reached at 6 (100 + 300 < 500); the lowest
+    # with 1% or more is 6.  At 2 GiB, 990 at 12 and 10 at 3: median 12,
+    # lowest 3 (exactly 1%).
+    small = iso_record("msl", [102400, 102400], 12)
+    small["kswapd_scanned_by_priority"] = "12:100,8:300,6:600"
+    big = iso_record("msl", [102400, 102400], 12)
+    big["mem_mib"] = 1980
+    big["kswapd_scanned_by_priority"] = "12:990,3:10"
+    write_records(d, "6.12-v2-mglru", [small, big])
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0 (stderr: %s)" % p.stderr.strip())
+    md = open(os.path.join(d, "results.md")).read()
+    name = "memcg_softlimit (defaults, P soft 150M)"
+    check(row(md, "6.12-v2-mglru, 0.5 GiB", name) is not None, "the 512 MiB guest's row")
+    check(row(md, "6.12-v2-mglru, 2 GiB", name) is not None, "the 2 GiB guest's row")
+    check("## kswapd's reclaim priorities" in sections(md), "the priorities' section")
+    r = row(md, "6.12-v2-mglru, 0.5 GiB", "file-read")
+    check(r is not None and r[3:6] == ["6", "6", "1000"], "0.5 GiB: median 6, lowest 6, 1000 pages: %s" % r)
+    r = row(md, "6.12-v2-mglru, 2 GiB", "file-read")
+    check(r is not None and r[3:6] == ["12", "3", "1000"], "2 GiB: median 12, lowest 3: %s" % r)
+
+
 def main():
     cases = [iso_spread_and_rate, only_measured_parts, anon_in_targets, overhead_shares, bad_input,
-             stored_results]
+             sizes_and_priorities, stored_results]
     nfail = 0
     for case in cases:
         del failed_checks[:]

@@ -1,12 +1,23 @@
 # shellcheck shell=bash
-# tests/vm/lib-host.sh: host-side helpers shared by tests/run and tests/demo.
-# Sourced; expects `set -euo pipefail` and REPO set by the caller.
+# tests/vm/lib-host.sh: the host side of the harness, shared by tests/run,
+# tests/demo and bench/run.  Sourced; expects `set -euo pipefail` and REPO.
+#
+#   run_setup                 tests/vm/setup.sh: MSL_KVERS, MSL_ROOTFS_DIR
+#   row_kver ROW              the kernel release ROW boots
+#   build_module KVER         memcg_softlimit.ko, W=1, in build/kmod/KVER/
+#   build_tools               tools/ into build/tools-bin/
+#   expected_tests ROW [TCG] [FILE...]
+#                             the tests that run on ROW (discovery)
+#   make_payload ROW DIR LIST the payload disk's tree of one boot
+#   add_result, parse_results, collect_results, print_report
+#                             the one result format and the report
 
 : "${REPO:?REPO must be set}"
+# shellcheck source-path=SCRIPTDIR source=common.sh
+. "$REPO/tests/vm/common.sh"
 BUILD=$REPO/build
 LOG_DIR=${MSL_LOG_DIR:-$BUILD/vm-logs}
 export MSL_LOG_DIR=$LOG_DIR
-ALL_CONFIGS="6.1-v1-classic 6.1-v2-classic 6.12-v2-mglru 6.12-v2-classic"
 # What the module build copies from the tree (see the top-level Kbuild).
 KMOD_SOURCES=(Kbuild VERSION module include)
 
@@ -23,7 +34,7 @@ phase() { # phase NAME: ends the current phase (recording its time), starts NAME
 }
 phase_end() {
 	if [ -n "$PHASE_NAME" ]; then
-		TIMINGS+=("$(printf '%-46s %5ds' "$PHASE_NAME" "$((SECONDS - PHASE_T0))")")
+		TIMINGS+=("$(printf '%-50s %5ds' "$PHASE_NAME" "$((SECONDS - PHASE_T0))")")
 		msg "$PHASE_NAME: $((SECONDS - PHASE_T0)) s"
 	fi
 	PHASE_NAME=
@@ -32,30 +43,25 @@ print_timings() {
 	phase_end
 	printf '\n==== timings ====\n'
 	[ ${#TIMINGS[@]} -eq 0 ] || printf '  %s\n' "${TIMINGS[@]}"
-	printf '  %-46s %5ds\n' total "$((SECONDS - T_START))"
+	printf '  %-50s %5ds\n' total "$((SECONDS - T_START))"
 }
 
-# run_bg CMD...: run CMD in the background and wait for it, so that a
+# bg_start CMD...: run CMD in the background (its pid in BG_PID), so that a
 # SIGTERM/SIGINT to this script is handled at once: the handler stops CMD
-# (boot.sh then kills its qemu, setup.sh unmounts its chroot).
-# bg_start CMD...: start CMD so (its pid in BG_PID); bg_wait PID waits for
-# it; bg_wait_any VAR waits for any of them and sets VAR to its pid.  All
-# return CMD's status.
+# (boot.sh then kills its qemu, setup.sh unmounts its chroot).  bg_wait PID
+# waits for it; bg_wait_any VAR waits for any and sets VAR to its pid;
+# run_bg CMD... starts and waits.  All return CMD's status.
 BG_PIDS=()
 bg_start() {
 	"$@" &
 	BG_PID=$!
 	BG_PIDS+=("$BG_PID")
 }
-bg_forget() { # bg_forget PID
-	local p keep=()
+bg_wait() {
+	local rc=0 p keep=()
+	wait "$1" || rc=$?
 	for p in "${BG_PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
 	BG_PIDS=(${keep[@]+"${keep[@]}"})
-}
-bg_wait() {
-	local rc=0
-	wait "$1" || rc=$?
-	bg_forget "$1"
 	return "$rc"
 }
 bg_wait_any() {
@@ -82,12 +88,8 @@ run_bg() {
 on_signal() {
 	local p
 	trap - INT TERM
-	for p in ${BG_PIDS[@]+"${BG_PIDS[@]}"}; do
-		kill -TERM "$p" 2>/dev/null || true
-	done
-	for p in ${BG_PIDS[@]+"${BG_PIDS[@]}"}; do
-		wait "$p" 2>/dev/null || true
-	done
+	for p in ${BG_PIDS[@]+"${BG_PIDS[@]}"}; do kill -TERM "$p" 2>/dev/null || true; done
+	for p in ${BG_PIDS[@]+"${BG_PIDS[@]}"}; do wait "$p" 2>/dev/null || true; done
 	msg "interrupted"
 	exit 130
 }
@@ -96,53 +98,52 @@ trap on_signal INT TERM
 mkdir -p "$BUILD"
 # build/ is never committed.
 [ -e "$BUILD/.gitignore" ] || echo '*' >"$BUILD/.gitignore"
-# One tests/run or tests/demo at a time per tree: they share build/.
+# One run at a time per build dir.
 exec 8>"$BUILD/.run.lock"
 if ! flock -n 8; then
-	msg "another tests/run or tests/demo is using $BUILD; waiting for it ..."
+	msg "another run is using $BUILD; waiting for it ..."
 	flock 8
 fi
+
+matrix_load
+
+# valid_configs "ROWS": every name is a row of the table (else a message)
+valid_configs() {
+	local c
+	for c in $1; do
+		[ -n "${M_BOOT[$c]:-}" ] && continue
+		msg "unknown config '$c' (tests/matrix has: ${M_ROWS[*]})"
+		return 1
+	done
+}
 
 # --------------------------------------------------------------------------
 # Setup
 # --------------------------------------------------------------------------
-# run_setup: runs tests/vm/setup.sh, sets MSL_KVER_61, MSL_KVER_612,
-# MSL_ROOTFS_DIR.
+# run_setup: tests/vm/setup.sh; sets MSL_KVERS (every kernel of the table,
+# resolved) and MSL_ROOTFS_DIR.
 run_setup() {
-	local out k v
+	local k v
+	MSL_KVERS='' MSL_ROOTFS_DIR=''
 	run_bg "$REPO/tests/vm/setup.sh" >"$BUILD/setup.env" || { msg "tests/vm/setup.sh failed"; return 1; }
-	out=$(cat "$BUILD/setup.env")
 	while IFS='=' read -r k v; do
-		case $k in
-		MSL_KVER_61 | MSL_KVER_612 | MSL_ROOTFS_DIR) printf -v "$k" '%s' "$v" ;;
-		esac
-	done <<<"$out"
-	if [ -z "${MSL_KVER_61:-}" ] || [ -z "${MSL_KVER_612:-}" ] || [ -z "${MSL_ROOTFS_DIR:-}" ]; then
-		msg "setup.sh gave no kernels/rootfs: $out"
+		case $k in MSL_KVERS | MSL_ROOTFS_DIR) printf -v "$k" '%s' "$v" ;; esac
+	done <"$BUILD/setup.env"
+	if [ -z "$MSL_KVERS" ] || [ -z "$MSL_ROOTFS_DIR" ]; then
+		msg "setup.sh gave no kernels or rootfs: $(tr '\n' ' ' <"$BUILD/setup.env")"
 		return 1
 	fi
-	export MSL_ROOTFS_DIR
+	export MSL_ROOTFS_DIR MSL_KVERS
 }
 
-config_kver() { # config_kver CONFIG -> the kernel release for it
-	case $1 in
-	6.1-*) echo "$MSL_KVER_61" ;;
-	6.12-*) echo "$MSL_KVER_612" ;;
-	*) return 1 ;;
-	esac
-}
-
-valid_config() {
-	local c
-	for c in $ALL_CONFIGS; do [ "$c" = "$1" ] && return 0; done
-	return 1
-}
+row_kver() { matrix_kver "$1" "$MSL_KVERS"; }
 
 # --------------------------------------------------------------------------
 # Builds
 # --------------------------------------------------------------------------
-# build_module KVER: builds memcg_softlimit.ko for KVER in a private copy of
-# the sources, build/kmod/<kver>/.  The log is build/kmod/<kver>.log.
+# build_module KVER: memcg_softlimit.ko for KVER in a private copy of the
+# sources, build/kmod/<kver>/ (log build/kmod/<kver>.log), and the
+# test-only modules of tests/kmod in build/kmod-test/<kver>/.
 build_module() {
 	local kver=$1 dir=$BUILD/kmod/$1 log=$BUILD/kmod/$1.log s rc=0 nwarn
 	local kdir=/lib/modules/$kver/build
@@ -167,10 +168,9 @@ build_module() {
 	if [ "$nwarn" -gt 0 ]; then
 		msg "module for $kver built with $nwarn warnings (W=1):"
 		grep -A3 'warning:' "$log" | head -n 40 >&2
-	else
-		msg "module for $kver built: build/kmod/$kver/memcg_softlimit.ko"
+		return 2
 	fi
-	# Test-only modules (tests/kmod), e.g. an IPMODIFY ftrace user.
+	msg "module for $kver built: build/kmod/$kver/memcg_softlimit.ko"
 	if [ -f "$REPO/tests/kmod/Kbuild" ]; then
 		rm -rf "$BUILD/kmod-test/$kver"
 		mkdir -p "$BUILD/kmod-test/$kver"
@@ -180,13 +180,12 @@ build_module() {
 	fi
 }
 
-# build_tools: `make -C tools` if tools/Makefile exists; copies the ELF
-# executables it made into build/tools-bin/.
+# build_tools: `make -C tools`; the ELF executables it made go to
+# build/tools-bin/.
 build_tools() {
 	local log=$BUILD/tools.log f
 	rm -rf "$BUILD/tools-bin"
 	mkdir -p "$BUILD/tools-bin"
-	[ -f "$REPO/tools/Makefile" ] || { msg "no tools/Makefile: no userspace tools"; return 0; }
 	msg "make -C tools"
 	if ! make -C "$REPO/tools" -j"$(nproc)" >"$log" 2>&1; then
 		printf '\n---- tools build FAILED, log %s ----\n' "${log#"$REPO"/}" >&2
@@ -201,8 +200,8 @@ build_tools() {
 	msg "tools built: $(find "$BUILD/tools-bin" -type f -printf '%f ' | sed 's/ $//')"
 }
 
-# snapshot_guest: copy tests/guest/ once per run (to build/guest-src/), so
-# that every configuration runs the same tests even while someone edits them.
+# snapshot_guest: tests/guest/ copied once per run (build/guest-src/), so
+# that every boot runs the same tests even while someone edits them.
 GUEST_SRC=$BUILD/guest-src
 snapshot_guest() {
 	mkdir -p "$GUEST_SRC"
@@ -210,218 +209,199 @@ snapshot_guest() {
 }
 
 # --------------------------------------------------------------------------
-# Test discovery: tests/guest/t-*.sh with a header
-#   # configs: all | <config or glob> ...
-#   # timeout: SECONDS        (default 300)
-# MSL_TESTS="<glob> ..." filters by test name.
+# Discovery: tests/guest/t-*.sh (or the FILEs given: bench/run's parts),
+# with the headers
+#   # configs: all | <glob of rows> ...   where the test can run
+#   # timeout: SECONDS                    (default 300)
+#   # timeout-long: SECONDS               the timeout with MSL_LONG=1
+#   # tcg: single                         boot it with single-threaded TCG
+# expected_tests ROW [TCG] [FILE...]: "<name> <timeout>" lines, in order,
+# of the tests that run on ROW: selected by the row's tests column (not for
+# FILEs), admitted by their "# configs:" header, matching MSL_TESTS; with
+# TCG (multi or single) only those whose "# tcg:" (default multi) says so.
 # --------------------------------------------------------------------------
-test_matches_filter() {
-	local name=$1 g
-	[ -n "${MSL_TESTS:-}" ] || return 0
-	for g in $MSL_TESTS; do
-		g=${g%.sh}
-		# shellcheck disable=SC2053 # glob match intended
-		[[ $name == $g ]] && return 0
-	done
-	return 1
-}
-
-config_in_list() { # config_in_list CONFIG "patterns"
-	local pat
-	for pat in $2; do
-		# shellcheck disable=SC2053
-		if [ "$pat" = all ] || [[ $1 == $pat ]]; then return 0; fi
-	done
-	return 1
-}
-
-# test_header FILE FIELD: the value of a test's "# FIELD: value" header line
-test_header() {
-	sed -n "1,30s/^#[[:space:]]*$2:[[:space:]]*\([^[:space:]]*\).*/\1/p" "$1" | head -n 1
-}
-
-# expected_tests CONFIG [TCG]: "<name> <timeout>" lines, in file-name order;
-# with TCG (multi or single), only the tests whose "# tcg:" header (default
-# multi) names that threading mode.  With MSL_LONG=1, a "# timeout-long:"
-# header replaces "# timeout:".
 expected_tests() {
-	local config=$1 want_tcg=${2:-} f name cfgs to long_to tcg
+	local row=$1 want_tcg=${2:-} f name to long_to tcg files=("${@:3}") select=1
 	[ -d "$GUEST_SRC" ] || snapshot_guest
-	for f in "$GUEST_SRC"/t-*.sh; do
+	if [ ${#files[@]} -eq 0 ]; then
+		files=("$GUEST_SRC"/t-*.sh)
+	else
+		select=0
+	fi
+	for f in "${files[@]}"; do
 		[ -e "$f" ] || continue
 		name=$(basename "$f" .sh)
-		test_matches_filter "$name" || continue
-		cfgs=$(sed -n '1,30s/^#[[:space:]]*configs:[[:space:]]*//p' "$f" | head -n 1)
-		if [ -z "$cfgs" ]; then
-			msg "warning: $name has no '# configs:' header; running it on all configs"
-			cfgs=all
-		fi
+		[ "$select" = 0 ] || matrix_selects "$row" "$name" || continue
+		header_admits "$row" "$(test_configs "$f")" || continue
+		[ "$select" = 0 ] || name_matches "$name" "${MSL_TESTS:-}" || continue
+		tcg=$(test_header "$f" tcg)
+		[ -z "$want_tcg" ] || [ "${tcg:-multi}" = "$want_tcg" ] || continue
 		to=$(test_header "$f" timeout)
 		if [ "${MSL_LONG:-0}" = 1 ]; then
 			long_to=$(test_header "$f" timeout-long)
 			to=${long_to:-$to}
 		fi
-		tcg=$(test_header "$f" tcg)
-		[ -z "$want_tcg" ] || [ "${tcg:-multi}" = "$want_tcg" ] || continue
-		config_in_list "$config" "$cfgs" && echo "$name ${to:-300}"
+		echo "$name ${to:-300}"
 	done
 	return 0
 }
 
-# make_payload CONFIG KVER DIR [tests.list content]: the payload disk's tree
+# make_payload ROW DIR LIST [RUNNER-MODE]: the payload disk's tree for a
+# boot of ROW running the tests of LIST ("<name> <timeout>" lines):
+# config.env (the row, for tests/guest/init.sh), the module and the test
+# modules built for its kernel, the guest scripts, the tools, the module
+# DKMS built (t-40-dkms-modprobe), the kernel's selftests when a listed test
+# needs them.
 make_payload() {
-	local config=$1 kver=$2 dir=$3 list=${4:-}
+	local row=$1 dir=$2 list=$3 kver
+	kver=$(row_kver "$row")
 	rm -rf "$dir"
 	mkdir -p "$dir/module" "$dir/bin"
-	cp "$BUILD/kmod/$kver/memcg_softlimit.ko" "$dir/module/"
+	{
+		echo "MSL_CONFIG=$row"
+		echo "MSL_KSERIES=${M_SERIES[$row]}"
+		echo "MSL_FLAVOUR=${M_FLAVOUR[$row]}"
+		echo "MSL_DEBIAN=${M_DEBIAN[$row]}"
+		echo "MSL_CGROUP_VERSION=${M_CGROUP[$row]}"
+		echo "MSL_LRU=${M_LRU[$row]}"
+	} >"$dir/config.env"
+	if [ -f "$BUILD/kmod/$kver/memcg_softlimit.ko" ]; then cp "$BUILD/kmod/$kver/memcg_softlimit.ko" "$dir/module/"; fi
 	if [ -d "$BUILD/kmod-test/$kver" ]; then cp "$BUILD/kmod-test/$kver"/*.ko "$dir/module/"; fi
 	[ -d "$GUEST_SRC" ] || snapshot_guest
 	rsync -a "$GUEST_SRC/" "$dir/guest/"
 	if [ -d "$BUILD/tools-bin" ]; then cp -a "$BUILD/tools-bin/." "$dir/bin/"; fi
 	if [ -d "$REPO/tools/bpftrace" ]; then cp -a "$REPO/tools/bpftrace" "$dir/bpftrace"; fi
-	# The module DKMS built for this kernel (tests/pkg/host.sh), for t-40-dkms-modprobe.
 	if [ -d "$BUILD/pkg/payload/$kver" ]; then cp -a "$BUILD/pkg/payload/$kver" "$dir/dkms"; fi
-	# The kernel's own selftests (selftests/<series>/test_memcontrol), built
-	# from this kernel's linux-source, only when a listed test needs them.
+	if [ -f "$BUILD/pkg/image/expect" ]; then mkdir -p "$dir/pkg" && cp "$BUILD/pkg/image/expect" "$dir/pkg/"; fi
 	if grep -q '^t-[0-9]*-kselftest' <<<"$list"; then
 		run_bg "$REPO/tests/vm/selftests.sh" "$kver" "$dir/selftests" ||
 			msg "kernel selftests for $kver not built (build/selftests/$kver.log); the kselftest tests will fail"
 	fi
-	printf '%s\n' "$config" >"$dir/config"
-	if [ -n "$list" ]; then printf '%s\n' "$list" >"$dir/tests.list"; else : >"$dir/tests.list"; fi
+	printf '%s\n' "$list" >"$dir/tests.list"
 }
 
 # --------------------------------------------------------------------------
-# Results
+# Results.  Every part speaks one format, a line each:
+#   BEGIN <test>
+#   RESULT PASS|FAIL|SKIP <test> [reason]
+#   INFO <test> <text>       (duration_s=N: its time; "out| ", "dmesg| ":
+#                            a failed test's last lines)
+#   DONE
+# the guest runner on the verdict channel, tests/pkg/host.sh on its stdout,
+# tests/unit's `make run`.
 # --------------------------------------------------------------------------
-R_CONFIG=()
-R_TEST=()
-R_VERDICT=()
-R_TIME=()
-R_REASON=()
-NOTES=()
+R_CONFIG=() R_TEST=() R_VERDICT=() R_TIME=() R_REASON=() NOTES=() FAIL_DETAILS=()
 add_result() { # add_result CONFIG TEST VERDICT TIME REASON
-	R_CONFIG+=("$1")
-	R_TEST+=("$2")
-	R_VERDICT+=("$3")
-	R_TIME+=("$4")
-	R_REASON+=("$5")
+	R_CONFIG+=("$1") R_TEST+=("$2") R_VERDICT+=("$3") R_TIME+=("$4") R_REASON+=("$5")
 }
 
-# collect_results CONFIG QEMU_RC "<expected names>" [LOG_NAME (default CONFIG)]
-collect_results() {
-	local config=$1 qrc=$2 expected=$3 log_name=${4:-$1}
-	local file=$LOG_DIR/$log_name.results.txt
-	local console=${LOG_DIR#"$REPO"/}/$log_name.console.log
-	local line v n r done=0 last_begun='' crash
-	local -A verdict=() reason=() dur=() begun=()
-	local order=()
-	if [ -f "$file" ]; then
-		while IFS= read -r line || [ -n "$line" ]; do
-			line=${line//$'\r'/}
-			case $line in
-			"BEGIN "*)
-				n=${line#BEGIN }
-				begun[$n]=1
-				last_begun=$n
-				;;
-			"RESULT "*)
-				read -r _ v n r <<<"$line"
-				[ -n "${n:-}" ] || continue
-				case $v in PASS | FAIL | SKIP) ;; *) r="malformed RESULT line: $line" v=FAIL ;; esac
-				[ -n "${verdict[$n]:-}" ] || order+=("$n")
-				verdict[$n]=$v
-				reason[$n]=${r:-}
-				;;
-			"INFO "*)
-				read -r _ n r <<<"$line"
-				case $r in
-				duration_s=*) dur[$n]=${r#duration_s=}s ;;
-				"out| "* | "dmesg| "*) ;; # shown only with the failure, below
-				*) NOTES+=("[$config] $n: $r") ;;
-				esac
-				;;
-			DONE) done=1 ;;
-			"ERROR "*) NOTES+=("[$config] $line") ;;
+# parse_results FILE: P_VERDICT[test] P_REASON P_DUR P_BEGUN, P_ORDER (the
+# tests with a result, in order), P_LAST_BEGUN, P_DONE, P_NOTES (INFO text
+# other than durations and output), P_OUT[test] (its output lines)
+parse_results() {
+	local line v n r
+	P_VERDICT=() P_REASON=() P_DUR=() P_BEGUN=() P_OUT=() P_ORDER=() P_NOTES=()
+	P_LAST_BEGUN='' P_DONE=0
+	[ -f "$1" ] || return 0
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line//$'\r'/}
+		case $line in
+		"BEGIN "*) n=${line#BEGIN } && P_BEGUN[$n]=1 && P_LAST_BEGUN=$n ;;
+		"RESULT "*)
+			read -r _ v n r <<<"$line"
+			[ -n "${n:-}" ] || continue
+			case $v in PASS | FAIL | SKIP) ;; *) r="malformed RESULT line: $line" v=FAIL ;; esac
+			[ -n "${P_VERDICT[$n]:-}" ] || P_ORDER+=("$n")
+			P_VERDICT[$n]=$v P_REASON[$n]=${r:-}
+			;;
+		"INFO "*)
+			read -r _ n r <<<"$line"
+			case $r in
+			duration_s=*) P_DUR[$n]=${r#duration_s=}s ;;
+			"out| "* | "dmesg| "*) P_OUT[$n]+="${r}"$'\n' ;;
+			*) P_NOTES+=("$n: $r") ;;
 			esac
-		done <"$file"
-	fi
+			;;
+		DONE) P_DONE=1 ;;
+		"ERROR "*) P_NOTES+=("$line") ;;
+		esac
+	done <"$1"
+}
+declare -A P_VERDICT=() P_REASON=() P_DUR=() P_BEGUN=() P_OUT=()
 
-	# What the console says about a crash, if anything.
-	local clog=$LOG_DIR/$log_name.console.log
-	local panic cause
+# add_results CONFIG FILE: every result of FILE, as it is (the host's
+# packaging tests, the unit tests)
+add_results() {
+	local n
+	parse_results "$2"
+	for n in "${P_NOTES[@]}"; do NOTES+=("[$1] $n"); done
+	for n in "${P_ORDER[@]}"; do
+		add_result "$1" "$n" "${P_VERDICT[$n]}" "${P_DUR[$n]:-}" "${P_REASON[$n]}"
+		fail_details "$1" "$n"
+	done
+}
+fail_details() { # fail_details CONFIG TEST: its output lines, if it failed
+	[ "${P_VERDICT[$2]:-}" = FAIL ] && [ -n "${P_OUT[$2]:-}" ] || return 0
+	FAIL_DETAILS+=("---- [$1] $2 ----")
+	mapfile -t -O "${#FAIL_DETAILS[@]}" FAIL_DETAILS < <(printf '%s' "${P_OUT[$2]}")
+}
+
+# collect_results CONFIG QEMU_RC "<expected names>" LOG_NAME: a boot's
+# results: every expected test has one (a test begun and not finished is a
+# crash, one never begun was not run: both FAIL with the reason), and the
+# guest must have said DONE and powered off.
+collect_results() {
+	local config=$1 qrc=$2 expected=$3 log_name=$4 n all_done=1
+	local console=${LOG_DIR#"$REPO"/}/$log_name.console.log clog=$LOG_DIR/$log_name.console.log
+	local panic cause why
+	parse_results "$LOG_DIR/$log_name.results.txt"
+	for n in "${P_NOTES[@]}"; do NOTES+=("[$config] $n"); done
 	panic=$(grep -aE 'Kernel panic' "$clog" 2>/dev/null | tail -n 1 | tr -d '\r' | sed 's/^\[[ 0-9.]*\] //' | head -c 120 || true)
-	# what led to it (the WARNING behind "panic_on_warn set", an Oops, ...)
 	cause=$(grep -aE 'BUG:|WARNING:|Oops|general protection|RCU stall|soft lockup|blocked for more than' \
 		"$clog" 2>/dev/null | tail -n 1 | tr -d '\r' | sed 's/^\[[ 0-9.]*\] //' | head -c 160 || true)
-	crash=$cause
-	[ -z "$panic" ] || crash="${cause:+$cause; }$panic"
-	local why
 	case $qrc in
 	0) why="qemu exited normally (guest poweroff, or reboot after a panic)" ;;
 	124 | 137) why="the guest was killed by the ${MSL_BOOT_TIMEOUT_USED:-?}s boot timeout" ;;
 	*) why="qemu exited with status $qrc" ;;
 	esac
-	[ -z "$crash" ] || why="$why; console: $crash"
-
+	[ -z "$cause$panic" ] || why="$why; console: ${cause:+$cause; }$panic"
 	for n in $expected; do
-		if [ -n "${verdict[$n]:-}" ]; then
-			add_result "$config" "$n" "${verdict[$n]}" "${dur[$n]:-}" "${reason[$n]:-}"
-		elif [ -n "${begun[$n]:-}" ]; then
-			add_result "$config" "$n" FAIL "" "guest crashed or hung during this test ($why; see $console)"
+		if [ -n "${P_VERDICT[$n]:-}" ]; then
+			add_result "$config" "$n" "${P_VERDICT[$n]}" "${P_DUR[$n]:-}" "${P_REASON[$n]}"
+			fail_details "$config" "$n"
 		else
-			add_result "$config" "$n" FAIL "" "not run: the guest stopped before it${last_begun:+ (last test begun: $last_begun)} ($why; see $console)"
+			all_done=0
+			if [ -n "${P_BEGUN[$n]:-}" ]; then
+				add_result "$config" "$n" FAIL "" "guest crashed or hung during this test ($why; see $console)"
+			else
+				add_result "$config" "$n" FAIL "" "not run: the guest stopped before it${P_LAST_BEGUN:+ (last test begun: $P_LAST_BEGUN)} ($why; see $console)"
+			fi
 		fi
 	done
-	# Results the host did not expect still count.
-	for n in "${order[@]}"; do
+	for n in "${P_ORDER[@]}"; do
 		case " $expected " in *" $n "*) continue ;; esac
-		add_result "$config" "$n" "${verdict[$n]}" "${dur[$n]:-}" "${reason[$n]:-} (not expected by the host)"
+		add_result "$config" "$n" "${P_VERDICT[$n]}" "${P_DUR[$n]:-}" "${P_REASON[$n]} (not expected by the host)"
 	done
-	if [ "$done" != 1 ]; then
-		# Every expected test may have a result and the guest still died.
-		local all_done=1
-		for n in $expected; do [ -n "${verdict[$n]:-}" ] || all_done=0; done
-		if [ "$all_done" = 1 ]; then
-			add_result "$config" "(vm)" FAIL "" "no DONE from the guest ($why; see $console)"
-		fi
-	elif [ "$qrc" != 0 ]; then
+	if [ "$P_DONE" != 1 ] && [ "$all_done" = 1 ]; then
+		add_result "$config" "(vm)" FAIL "" "no DONE from the guest ($why; see $console)"
+	elif [ "$P_DONE" = 1 ] && [ "$qrc" != 0 ]; then
 		add_result "$config" "(vm)" FAIL "" "the guest sent DONE but did not power off cleanly ($why)"
 	fi
-	# The output of failed tests, as the guest sent it.
-	if [ -f "$file" ]; then
-		for n in $expected; do
-			[ "${verdict[$n]:-}" = FAIL ] || continue
-			FAIL_DETAILS+=("---- [$config] $n ----")
-			while IFS= read -r line; do
-				FAIL_DETAILS+=("$line")
-			done < <(tr -d '\r' <"$file" | sed -n "s/^INFO $n \(out\|dmesg\)| /\1| /p")
-		done
-	fi
-}
-FAIL_DETAILS=()
-
-# add_unit_results LOGFILE: "RESULT PASS|FAIL|SKIP unit/<name> [reason]" lines
-add_unit_results() {
-	local line v n r
-	while IFS= read -r line; do
-		line=${line//$'\r'/}
-		read -r _ v n r <<<"$line"
-		add_result unit "$n" "$v" "" "${r:-}"
-	done < <(grep -E '^RESULT (PASS|FAIL|SKIP) ' "$1" || true)
 }
 
-# print_report: the table, the notes, and the closing line.  Returns 1 if
-# anything failed (or nothing ran).
+# print_report: the table, the notes, failed tests' output, the timings
+# and the closing line "N passed, N failed[, N skipped]".  Returns 1 if
+# anything failed or nothing ran.
 print_report() {
-	local i pass=0 failc=0 skipc=0 line w=20
+	local i pass=0 failc=0 skipc=0 line w=20 cw=15
 	for i in "${!R_TEST[@]}"; do
 		[ "${#R_TEST[i]}" -le "$w" ] || w=${#R_TEST[i]}
+		[ "${#R_CONFIG[i]}" -le "$cw" ] || cw=${#R_CONFIG[i]}
 	done
 	printf '\n==== results ====\n'
-	printf "%-15s %-${w}s %-6s %7s  %s\n" CONFIG TEST RESULT TIME REASON
+	printf "%-${cw}s %-${w}s %-6s %7s  %s\n" CONFIG TEST RESULT TIME REASON
 	for i in "${!R_TEST[@]}"; do
-		printf "%-15s %-${w}s %-6s %7s  %s\n" "${R_CONFIG[i]}" "${R_TEST[i]}" "${R_VERDICT[i]}" "${R_TIME[i]}" "${R_REASON[i]}"
+		printf "%-${cw}s %-${w}s %-6s %7s  %s\n" "${R_CONFIG[i]}" "${R_TEST[i]}" "${R_VERDICT[i]}" "${R_TIME[i]}" "${R_REASON[i]}"
 		case ${R_VERDICT[i]} in
 		PASS) pass=$((pass + 1)) ;;
 		SKIP) skipc=$((skipc + 1)) ;;

@@ -2,35 +2,42 @@
 # tests/vm/setup.sh: prepare a Debian 12 host for the QEMU test harness.
 #
 # Idempotent.  It
-#   1. adds the bookworm-backports apt source if it is missing, runs
-#      apt-get update and installs the host packages;
-#   2. resolves the two kernels of the test matrix (6.1 and 6.12) from apt at
-#      run time (MSL_KERNELS="<6.1 kver> <6.12 kver>" pins them) and installs
-#      their linux-headers packages on the host;
+#   1. adds the bookworm-backports apt source if it is missing (from the
+#      mirror the host's own apt sources name), runs apt-get update and
+#      installs the host packages;
+#   2. resolves the kernel of every Debian 12 row of tests/matrix from apt
+#      at run time (MSL_KERNELS="<kver> ..." pins releases: a row takes the
+#      one that fits its series and flavour) and installs their
+#      linux-headers packages on the host;
 #   3. builds, or finds in the cache, the guest root filesystem image with
-#      both kernels installed, plus each kernel's vmlinuz and initrd.
+#      those kernels installed, plus each kernel's vmlinuz and initrd.
 #
 # Everything is logged to stderr.  stdout carries only KEY=VALUE lines for
-# the callers (tests/run, tests/demo, tests/vm/boot.sh):
-#   MSL_KVER_61=6.1.0-57-amd64
-#   MSL_KVER_612=6.12.118+deb12-amd64
+# the callers (tests/vm/lib-host.sh's run_setup, tests/vm/boot.sh):
+#   MSL_KVERS=6.1.0-57-amd64 6.12.118+deb12-amd64 ...
 #   MSL_ROOTFS_DIR=/var/cache/memcg-softlimit/rootfs-<key>
 # The rootfs dir holds rootfs.img, vmlinuz-<kver>, initrd.img-<kver>,
 # config-<kver> and kernels (one kver per line).
 #
 # Environment:
 #   MSL_CACHE        cache dir (default /var/cache/memcg-softlimit)
-#   MSL_KERNELS      "KVER61 KVER612" instead of resolving them from apt
-#   MSL_MIRROR       Debian mirror for debootstrap (default: deb.debian.org)
+#   MSL_KERNELS      kernel releases instead of resolving them from apt
+#   MSL_MIRROR, MSL_SECURITY_MIRROR
+#                    Debian mirrors for debootstrap and the guest (default:
+#                    the host's apt sources' for bookworm, bookworm-security)
 #   MSL_SKIP_APT=1   skip apt-get update/install (offline debugging only)
 #   MSL_REBUILD=1    rebuild the rootfs even if it is cached
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=common.sh
+. "$HERE/common.sh"
 MSL_CACHE=${MSL_CACHE:-/var/cache/memcg-softlimit}
-MIRROR=${MSL_MIRROR:-http://deb.debian.org/debian}
-SECURITY_MIRROR=${MSL_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 SUITE=bookworm
+# Debian's mirror is the one the host's apt uses, as apt itself does.
+MIRROR=${MSL_MIRROR:-$(apt_mirror "$SUITE")}
+SECURITY_MIRROR=${MSL_SECURITY_MIRROR:-$(apt_mirror "$SUITE-security")}
 BACKPORTS_SOURCES=/etc/apt/sources.list.d/bookworm-backports.sources
 export DEBIAN_FRONTEND=noninteractive
 # Bump to force a rootfs rebuild when something outside the hashed recipe
@@ -60,6 +67,7 @@ log() { printf '[setup %4ds] %s\n' "$((SECONDS - T0))" "$*" >&2; }
 die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || die "must run as root"
+[ -n "$MIRROR" ] || die "the host's apt sources name no mirror for $SUITE (set MSL_MIRROR)"
 
 # --------------------------------------------------------------------------
 # 1. Host packages
@@ -69,13 +77,8 @@ ensure_backports_source() {
 		return 0
 	fi
 	log "adding $BACKPORTS_SOURCES"
-	cat >"$BACKPORTS_SOURCES" <<EOF
-Types: deb
-URIs: $MIRROR
-Suites: bookworm-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
+	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+		"$MIRROR" "$SUITE-backports" /usr/share/keyrings/debian-archive-keyring.gpg >"$BACKPORTS_SOURCES"
 }
 
 pkg_installed() {
@@ -129,37 +132,43 @@ has_pkg() {
 	[ -n "$v" ] && [ "$v" != "(none)" ]
 }
 
-resolve_kernels() {
-	if [ -n "${MSL_KERNELS:-}" ]; then
-		read -r K61 K612 <<<"$MSL_KERNELS"
-		[ -n "${K612:-}" ] || die "MSL_KERNELS must name two kernels: '<6.1 kver> <6.12 kver>'"
-		log "kernels pinned by MSL_KERNELS: $K61 $K612"
-		return 0
-	fi
-	# 6.1: the ABI that bookworm's linux-image-amd64 depends on.  Backports
-	# has priority 100, so the default candidate is bookworm's (or -security's).
-	K61=$(apt-cache depends linux-image-amd64 2>/dev/null |
-		sed -n 's/^ *Depends: linux-image-\(6\.1\.[0-9][^ ]*-amd64\)\(-unsigned\)\?$/\1/p' | head -n1)
-	[ -n "$K61" ] || die "cannot resolve the 6.1 kernel from linux-image-amd64 (apt-get update done?)"
-	# 6.12: the newest linux-image-6.12.*+deb12-amd64[-unsigned] whose
-	# linux-headers-<kver> also exists.
+# newest_kernel RE: the newest release matching RE whose image and headers
+# apt has.
+newest_kernel() {
 	local k
-	K612=
-	for k in $(apt-cache pkgnames linux-image-6.12. 2>/dev/null |
-		sed -n 's/^linux-image-\(6\.12\.[0-9]*+deb12-amd64\)\(-unsigned\)\?$/\1/p' |
-		sort -u | sort -rV); do
+	for k in $(apt-cache pkgnames linux-image- 2>/dev/null |
+		sed -n 's/^linux-image-\(.*\)$/\1/p' | sed 's/-unsigned$//' | grep -E "$1" | sort -u | sort -rV); do
 		if has_pkg "linux-headers-$k" && image_pkg "$k" >/dev/null; then
-			K612=$k
-			break
+			echo "$k"
+			return 0
 		fi
 	done
-	[ -n "$K612" ] || die "no linux-image-6.12.*+deb12-amd64 with matching headers in apt (is bookworm-backports enabled?)"
-	log "kernels resolved: 6.1=$K61 6.12=$K612"
+	return 1
+}
+
+# resolve_kernels: KVERS, one kernel per (series, flavour) of the table's
+# Debian 12 rows: pinned by MSL_KERNELS, or the newest apt has.
+resolve_kernels() {
+	local row re k
+	KVERS=()
+	matrix_load
+	for row in "${M_ROWS[@]}"; do
+		[ "${M_DEBIAN[$row]}" = 12 ] || continue
+		matrix_kver "$row" "${KVERS[*]}" >/dev/null && continue
+		re=$(matrix_kver_re "$row")
+		if ! k=$(matrix_kver "$row" "${MSL_KERNELS:-}"); then
+			k=$(newest_kernel "$re") ||
+				die "no kernel for $row in apt: no linux-image and linux-headers matching $re (apt-get update done? bookworm-backports enabled?)"
+		fi
+		KVERS+=("$k")
+	done
+	[ ${#KVERS[@]} -gt 0 ] || die "tests/matrix has no Debian 12 row"
+	log "kernels${MSL_KERNELS:+ (MSL_KERNELS pins some)}: ${KVERS[*]}"
 }
 
 install_headers() {
 	local k
-	for k in "$K61" "$K612"; do
+	for k in "${KVERS[@]}"; do
 		if pkg_installed "linux-headers-$k" && [ -e "/lib/modules/$k/build/Makefile" ]; then
 			continue
 		fi
@@ -167,8 +176,6 @@ install_headers() {
 		apt_install "linux-headers-$k" ||
 			apt_install -t bookworm-backports "linux-headers-$k" ||
 			die "cannot install linux-headers-$k"
-	done
-	for k in "$K61" "$K612"; do
 		[ -e "/lib/modules/$k/build/Makefile" ] || die "/lib/modules/$k/build is missing after installing headers"
 	done
 }
@@ -176,46 +183,6 @@ install_headers() {
 # --------------------------------------------------------------------------
 # 3. Guest rootfs (cached)
 # --------------------------------------------------------------------------
-CHROOT_MOUNTS=()
-umount_chroot() {
-	local i
-	for ((i = ${#CHROOT_MOUNTS[@]} - 1; i >= 0; i--)); do
-		umount -l "${CHROOT_MOUNTS[i]}" 2>/dev/null || true
-	done
-	CHROOT_MOUNTS=()
-}
-
-mount_chroot() {
-	local root=$1
-	mount -t proc proc "$root/proc" || die "mount $root/proc"
-	CHROOT_MOUNTS+=("$root/proc")
-	mount -t sysfs sysfs "$root/sys" || die "mount $root/sys"
-	CHROOT_MOUNTS+=("$root/sys")
-	mount --bind /dev "$root/dev" || die "mount $root/dev"
-	CHROOT_MOUNTS+=("$root/dev")
-	mount --bind /dev/pts "$root/dev/pts" || die "mount $root/dev/pts"
-	CHROOT_MOUNTS+=("$root/dev/pts")
-}
-
-# Never rm -rf through a live mount (the chroot binds the host's /dev).
-mounts_below() { awk -v d="$1/" 'index($2, d) == 1 {print $2}' /proc/mounts; }
-safe_rm() {
-	local d=$1
-	[ -e "$d" ] || return 0
-	if [ -n "$(mounts_below "$d")" ]; then
-		printf '[setup] ERROR: refusing to remove %s: mounts below it:\n%s\n' "$d" "$(mounts_below "$d")" >&2
-		return 1
-	fi
-	rm -rf "$d"
-}
-
-in_chroot() {
-	local root=$1
-	shift
-	chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 HOME=/root "$@"
-}
-
 # build_rootfs OUTDIR: everything in this function is part of the cache key.
 build_rootfs() {
 	local out=$1 root=$1/rootfs k pkg
@@ -229,26 +196,20 @@ build_rootfs() {
 
 	# Same suites as the host: bookworm, -updates, -security, -backports.
 	rm -f "$root/etc/apt/sources.list"
-	cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
-Types: deb
-URIs: $MIRROR
-Suites: bookworm bookworm-updates bookworm-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: $SECURITY_MIRROR
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
+	{
+		printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+			"$MIRROR" "$SUITE $SUITE-updates $SUITE-backports" /usr/share/keyrings/debian-archive-keyring.gpg
+		[ -z "$SECURITY_MIRROR" ] ||
+			printf '\nTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+				"$SECURITY_MIRROR" "$SUITE-security" /usr/share/keyrings/debian-archive-keyring.gpg
+	} >"$root/etc/apt/sources.list.d/debian.sources"
 	# No daemons may start inside the chroot.
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 	chmod +x "$root/usr/sbin/policy-rc.d"
 	echo msl-guest >"$root/etc/hostname"
 	printf '127.0.0.1\tlocalhost\n127.0.1.1\tmsl-guest\n' >"$root/etc/hosts"
 
-	mount_chroot "$root"
+	mount_chroot "$root" || die "cannot mount /proc, /sys, /dev in $root"
 	log "chroot: apt-get update"
 	in_chroot "$root" apt-get update -q >"$out/chroot-apt.log" 2>&1 ||
 		{ tail -n 30 "$out/chroot-apt.log" >&2; die "chroot apt-get update failed"; }
@@ -278,7 +239,7 @@ EOF
 	# The kernels: apt-get download the image .debs on the host, dpkg -i in
 	# the chroot (which runs update-initramfs for each).
 	mkdir -p "$root/tmp/kdebs"
-	for k in "$K61" "$K612"; do
+	for k in "${KVERS[@]}"; do
 		pkg=$(image_pkg "$k") || die "no image package for kernel $k"
 		log "downloading $pkg"
 		(cd "$root/tmp/kdebs" && apt-get download -q "$pkg" >>"$out/chroot-kernels.log" 2>&1) ||
@@ -290,7 +251,7 @@ EOF
 		>>"$out/chroot-kernels.log" 2>&1 ||
 		{ tail -n 30 "$out/chroot-kernels.log" >&2; die "kernel install failed (log: $out/chroot-kernels.log)"; }
 	rm -rf "$root/tmp/kdebs"
-	for k in "$K61" "$K612"; do
+	for k in "${KVERS[@]}"; do
 		for f in "vmlinuz-$k" "initrd.img-$k"; do
 			[ -s "$root/boot/$f" ] || die "rootfs lacks /boot/$f after the kernel install"
 		done
@@ -309,15 +270,15 @@ EOF
 	mkdir -p "$root/payload" "$root/var/tmp/msl"
 
 	in_chroot "$root" apt-get clean
-	umount_chroot
+	umount_chroot "$root"
 	rm -rf "$root/var/lib/apt/lists/"* "$root/usr/share/doc/"* "$root/usr/share/man/"* \
 		"$root/var/cache/apt/"*.bin "$root/usr/sbin/policy-rc.d"
 
-	for k in "$K61" "$K612"; do
+	for k in "${KVERS[@]}"; do
 		cp "$root/boot/vmlinuz-$k" "$root/boot/initrd.img-$k" "$out/"
 		cp "$root/boot/config-$k" "$out/" 2>/dev/null || true
 	done
-	printf '%s\n' "$K61" "$K612" >"$out/kernels"
+	printf '%s\n' "${KVERS[@]}" >"$out/kernels"
 
 	[ -z "$(mounts_below "$root")" ] || die "mounts left below $root"
 	log "mke2fs rootfs.img (4G sparse, $(du -sh "$root" | cut -f1) of files) ..."
@@ -330,7 +291,7 @@ EOF
 recipe_hash() {
 	{
 		echo "recipe=$RECIPE_VERSION suite=$SUITE mirror=$MIRROR security=$SECURITY_MIRROR"
-		echo "kernels=$K61 $K612"
+		echo "kernels=${KVERS[*]}"
 		echo "packages=${ROOTFS_PACKAGES[*]} optional=${ROOTFS_OPTIONAL_PACKAGES[*]}"
 		declare -f build_rootfs mount_chroot in_chroot image_pkg has_pkg
 		cat "$HERE/msl-init"
@@ -345,7 +306,7 @@ ensure_rootfs() {
 		log "rootfs cached: $dir"
 		touch "$dir/.complete"
 	else
-		log "building rootfs $dir (kernels $K61 $K612)"
+		log "building rootfs $dir (kernels ${KVERS[*]})"
 		tmp=$(mktemp -d "$MSL_CACHE/.build-XXXXXX")
 		chmod 0755 "$tmp" # apt-get download runs as _apt
 		BUILD_TMP=$tmp
@@ -382,7 +343,7 @@ prune_cache() {
 
 BUILD_TMP=
 cleanup() {
-	umount_chroot
+	umount_chroot ""
 	if [ -n "$BUILD_TMP" ] && [ -d "$BUILD_TMP" ]; then
 		safe_rm "$BUILD_TMP" || true
 	fi
@@ -411,8 +372,7 @@ main() {
 	ensure_rootfs
 
 	log "done in $((SECONDS - T0)) s"
-	echo "MSL_KVER_61=$K61"
-	echo "MSL_KVER_612=$K612"
+	echo "MSL_KVERS=${KVERS[*]}"
 	echo "MSL_ROOTFS_DIR=$ROOTFS_DIR"
 }
 

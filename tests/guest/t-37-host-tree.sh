@@ -1,0 +1,51 @@
+#!/bin/bash
+# configs: *-v2-*
+# timeout: 600
+# A host's tree as systemd lays it out, at the defaults (unset=inherit):
+# a soft limit on the slice protects its services, which have none of
+# their own, and a service's own limit protects it under a slice that has
+# none; a streamer with no limit anywhere above it is what reclaim takes.
+# Under unset=zero (V8's 0) the services without a limit go with the
+# stream, which is the measure of what inherit changes.
+. "$MSL_PAYLOAD/guest/cases.sh"
+cg_create system.slice/a.service
+cg_create other.slice/d.service
+cg_create stream.scope
+# fill CGROUP MIB: its own page cache
+fill() { cg_run "$1" dd if="$MSL_SCRATCH/${1//\//_}.data" of=/dev/null bs=1M status=none; }
+for cg in system.slice/a.service other.slice/d.service; do
+	fill_pagecache "$cg" "${cg//\//_}.data" 56
+done
+
+# round LABEL: both services read their set, then the streamer streams
+declare -A KEPT
+round() {
+	local cg
+	drop_caches
+	for cg in system.slice/a.service other.slice/d.service; do fill "$cg"; done
+	stream_sparse stream.scope 768
+	for cg in system.slice/a.service other.slice/d.service; do
+		KEPT[$1:$cg]=$(cg_file_mib "$cg")
+	done
+	note "$1: a.service ${KEPT[$1:system.slice/a.service]} MiB, d.service ${KEPT[$1:other.slice/d.service]} MiB of 56"
+}
+
+round stock
+msl_load
+set_soft_limit system.slice 200
+set_soft_limit other.slice/d.service 100
+round inherit
+echo zero >"/sys/module/$MSL_MODULE/parameters/unset"
+round zero
+msl_unload
+
+for cg in system.slice/a.service other.slice/d.service; do
+	assert_ge "${KEPT[inherit:$cg]}" 50 "inherit: $cg kept (MiB of 56)"
+	assert_gt "${KEPT[inherit:$cg]}" "${KEPT[stock:$cg]}" "inherit: $cg keeps more than stock (MiB)"
+done
+# V8's 0: a.service has no limit, so it is over; d.service's slice has
+# none, so it is over, and d.service goes with it.
+assert_lt "${KEPT[zero:system.slice/a.service]}" "${KEPT[inherit:system.slice/a.service]}" \
+	"zero: a.service (no limit of its own) keeps less than under inherit (MiB)"
+assert_lt "${KEPT[zero:other.slice/d.service]}" "${KEPT[inherit:other.slice/d.service]}" \
+	"zero: d.service (its slice without a limit) keeps less than under inherit (MiB)"
