@@ -23,6 +23,14 @@ dev=sys-module-memcg_softlimit.device
 L=/proc/memcg_softlimit/limits
 us() { systemctl show -p "$1" --value "$unit"; }
 has_limit() { grep -qE "^[0-9]+ $2 $1\$" "$L" 2>/dev/null; }
+# What systemd and udev saw, for a failure.
+diag() {
+	systemctl show -p ActiveState -p SubState -p Wants -p InactiveEnterTimestampMonotonic \
+		-p ActiveEnterTimestampMonotonic "$dev" 2>&1
+	systemctl show -p ConditionResult -p ExecMainExitTimestampMonotonic -p Result "$unit" 2>&1
+	udevadm info /sys/module/"$MSL_MODULE" 2>&1 | head -n 12
+	journalctl -b -o short-monotonic --no-pager -u "$unit" -u "$dev" 2>&1 | tail -n 15
+}
 cleanup() {
 	rmdir "$MSL_CGROUP_ROOT$later" 2>/dev/null
 	msl_loaded || modprobe "$MSL_MODULE" 2>/dev/null
@@ -56,7 +64,7 @@ modprobe -r "$MSL_MODULE" || fail "modprobe -r failed"
 assert_false "unloaded" msl_loaded
 modprobe "$MSL_MODULE" || fail "modprobe failed"
 wait_until 60 test "$(us ExecMainExitTimestampMonotonic)" -gt "$t_boot" ||
-	fail "$unit did not run again when the module was loaded again"
+	{ diag; fail "$unit did not run again when the module was loaded again"; }
 assert_eq "$(us Result)" success "$unit's result after the reload"
 wait_until 5 has_limit "$cg" 1073741824 || fail "$cg's soft limit is not back after the reload"
 assert_true "$later's limit is back after the reload" has_limit "$later" 268435456
@@ -69,7 +77,7 @@ assert_eq "$(us ConditionResult)" no "$unit skipped without the module"
 assert_false "$unit did not fail" systemctl is-failed --quiet "$unit"
 modprobe "$MSL_MODULE" || fail "modprobe failed"
 wait_until 60 test "$(us ExecMainExitTimestampMonotonic)" -gt "$t_reload" ||
-	fail "$unit did not run when the module was loaded"
+	{ diag; fail "$unit did not run when the module was loaded"; }
 wait_until 5 has_limit "$cg" 1073741824 || fail "$cg's soft limit is not back"
 
 # The package reinstalled (as an upgrade does): its postinst restarts the
