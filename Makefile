@@ -3,13 +3,14 @@
 #   make [KVER=<kernel release>]   build memcg_softlimit.ko in this tree
 #   make check                     build for the test matrix and run all tests
 #                                  under QEMU (tests/run; see its header)
+#   make check-long                every test on every row, long variants
 #   make demo                      boot a guest and run tests/guest/demo.sh
 #   make bench                     benchmarks under QEMU (bench/run; results
 #                                  in bench/results/<date>-<size>/)
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules clean check demo bench
+.PHONY: all modules clean check check-long demo bench
 
 all: modules
 
@@ -27,6 +28,9 @@ tools:
 
 check:
 	tests/run
+
+check-long:
+	MSL_LONG=1 tests/run
 
 demo:
 	tests/demo

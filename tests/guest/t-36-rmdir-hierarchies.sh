@@ -10,21 +10,45 @@ N=/run/msl-named
 mkdir -p "$N"
 mount -t cgroup -o none,name=msltest msltest "$N" || fail "cannot mount a named v1 hierarchy"
 msl_load
-# X in the memory hierarchy and Y in the named one, with the same id:
-# ids go upward per hierarchy, so make and remove cgroups in whichever
-# hierarchy is behind until both would give the same next id.
+# X in the memory hierarchy and Y in the named one, with the same id.
+# Each hierarchy hands out ids upward, one per kernfs node: a mkdir takes
+# the directory's id and then one per file in it, so a probe (mkdir,
+# rmdir) moves that hierarchy's next id by a step of its own (the
+# memory hierarchy's many files, the named one's four).  Probes in
+# whichever hierarchy is behind bring both to one next id; on cgroup v2 a
+# probe one level down, under a cgroup without controllers, has a step of
+# its own too (no memory files), for when the two steps alone cannot meet.
 read -r X_ID Y_ID < <(perl -e '
 	my ($mem, $named) = @ARGV;
 	sub probe { my $d = shift; mkdir("$d/msl-probe") or die "mkdir $d: $!";
 		my $id = (stat("$d/msl-probe"))[1];
 		rmdir("$d/msl-probe") or die "rmdir $d: $!"; return $id }
-	my ($m, $n) = (probe($mem), probe($named));
-	for (my $i = 0; $m != $n; $i++) {
-		die "ids $m and $n never met" if $i > 2000000;
-		if ($m < $n) { $m = probe($mem) } else { $n = probe($named) }
+	# step DIR: (next id, step) after two probes
+	sub step { my $d = shift; my $a = probe($d); my $b = probe($d); return ($b + $b - $a, $b - $a) }
+	my ($m, $sm) = step($mem);
+	my ($n, $sn) = step($named);
+	my ($alt, $sa) = ($mem, $sm);
+	if (-e "$mem/cgroup.subtree_control") {
+		mkdir("$mem/msl-probe-parent") or die "mkdir: $!";
+		$alt = "$mem/msl-probe-parent";
+		($m, $sa) = step($alt);
 	}
+	while ($m < $n) { $m = probe($mem) + $sm }
+	# the named hierarchy only moves by its step: bring the memory
+	# hierarchy next id to the named one modulo that step, then let the
+	# named one catch up
+	my ($a, $b) = (-1, -1);
+	FIT: for my $i (0 .. $sn - 1) { for my $j (0 .. $sn - 1) {
+		if (($m + $i * $sm + $j * $sa - $n) % $sn == 0) { ($a, $b) = ($i, $j); last FIT }
+	} }
+	die "steps $sm, $sa (memory) and $sn (named) cannot meet" if $a < 0;
+	$m = probe($mem) + $sm for 1 .. $a;
+	$m = probe($alt) + $sa for 1 .. $b;
+	$n = probe($named) + $sn while $n < $m;
+	die "next ids $m and $n did not meet" if $m != $n;
 	mkdir("$mem/X") or die "mkdir X: $!";
 	mkdir("$named/Y") or die "mkdir Y: $!";
+	rmdir("$mem/msl-probe-parent") if -d "$mem/msl-probe-parent";
 	print join(" ", (stat("$mem/X"))[1], (stat("$named/Y"))[1]), "\n";
 ' "$MSL_CGROUP_ROOT" "$N") || fail "no pair of cgroups with one id"
 assert_eq "$Y_ID" "$X_ID" "ids of X (memory hierarchy) and Y (named hierarchy)"

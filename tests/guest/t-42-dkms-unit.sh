@@ -92,3 +92,19 @@ assert_eq "$(us Result)" success "$unit's result after the reinstallation"
 assert_true "the reinstallation applied $cg again" has_limit "$cg" 1073741824
 assert_false "$unit did not fail" systemctl is-failed --quiet "$unit"
 note "$unit applied the file at boot, at each load of the module and at the package's reinstallation; $later got $later_size when created"
+
+# The metrics timer: enabled by the package, idle where node_exporter's
+# textfile directory is missing; its service writes the file there.
+TF=/var/lib/prometheus/node-exporter
+assert_eq "$(systemctl is-enabled memcg-softlimit-metrics.timer)" enabled "metrics timer enabled by the package"
+if [ ! -d "$TF" ]; then
+	systemctl start memcg-softlimit-metrics.service
+	assert_eq "$(systemctl show -p ConditionResult --value memcg-softlimit-metrics.service)" no "skipped without $TF"
+	mkdir -p "$TF"
+	made_tf=1
+fi
+systemctl start memcg-softlimit-metrics.service || fail "memcg-softlimit-metrics.service failed: $(journalctl -u memcg-softlimit-metrics.service --no-pager | tail -n 3)"
+assert_eq "$(systemctl show -p ExecMainStatus --value memcg-softlimit-metrics.service)" 0 "metrics service's exit status"
+assert_true "memcg_softlimit_up 1" grep -qx "memcg_softlimit_up 1" "$TF/memcg_softlimit.prom"
+head -n 5 "$TF/memcg_softlimit.prom"
+[ -z "${made_tf:-}" ] || rm -rf /var/lib/prometheus
