@@ -23,6 +23,9 @@ dev=sys-module-memcg_softlimit.device
 L=/proc/memcg_softlimit/limits
 us() { systemctl show -p "$1" --value "$unit"; }
 has_limit() { grep -qE "^[0-9]+ $2 $1\$" "$L" 2>/dev/null; }
+# ran_since T: the unit's last run ended after T (monotonic us).  A
+# function, so that wait_until reads the property anew on each try.
+ran_since() { [ "$(us ExecMainExitTimestampMonotonic)" -gt "$1" ]; }
 # What systemd and udev saw, for a failure.
 diag() {
 	systemctl show -p ActiveState -p SubState -p Wants -p InactiveEnterTimestampMonotonic \
@@ -63,7 +66,7 @@ echo "ok: $later got $later_size at its creation"
 modprobe -r "$MSL_MODULE" || fail "modprobe -r failed"
 assert_false "unloaded" msl_loaded
 modprobe "$MSL_MODULE" || fail "modprobe failed"
-wait_until 60 test "$(us ExecMainExitTimestampMonotonic)" -gt "$t_boot" ||
+wait_until 60 ran_since "$t_boot" ||
 	{ diag; fail "$unit did not run again when the module was loaded again"; }
 assert_eq "$(us Result)" success "$unit's result after the reload"
 wait_until 5 has_limit "$cg" 1073741824 || fail "$cg's soft limit is not back after the reload"
@@ -76,7 +79,7 @@ systemctl restart "$unit" || fail "systemctl restart $unit without the module fa
 assert_eq "$(us ConditionResult)" no "$unit skipped without the module"
 assert_false "$unit did not fail" systemctl is-failed --quiet "$unit"
 modprobe "$MSL_MODULE" || fail "modprobe failed"
-wait_until 60 test "$(us ExecMainExitTimestampMonotonic)" -gt "$t_reload" ||
+wait_until 60 ran_since "$t_reload" ||
 	{ diag; fail "$unit did not run when the module was loaded"; }
 wait_until 5 has_limit "$cg" 1073741824 || fail "$cg's soft limit is not back"
 
