@@ -628,14 +628,17 @@ ensure_pkgbase() {
 # The files of the chroot that matter for "purge leaves nothing behind".
 # dpkg's own records, logs and caches change by design; /var/lib/dkms/mok.*
 # is the machine's MOK key, created by dkms on its first signing and kept.
+# One sorted list (comm reads it).
 tree_list() {
-	in_chroot "$1" find / -xdev \
-		\( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /var/tmp \
-		-o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /payload \) -prune -o \
-		\( -path /var/lib/dpkg -prune -o -print \) 2>/dev/null |
-		grep -vxE '/var/lib/dkms/mok\.(key|pub)|/etc/ld\.so\.cache' | LC_ALL=C sort
-	# dpkg's per-package records must go too.
-	find "$1/var/lib/dpkg/info" -mindepth 1 -maxdepth 1 -printf '/var/lib/dpkg/info/%f\n' | LC_ALL=C sort
+	{
+		in_chroot "$1" find / -xdev \
+			\( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /var/tmp \
+			-o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /payload \) -prune -o \
+			\( -path /var/lib/dpkg -prune -o -print \) 2>/dev/null |
+			grep -vxE '/var/lib/dkms/mok\.(key|pub)|/etc/ld\.so\.cache'
+		# dpkg's per-package records must go too.
+		find "$1/var/lib/dpkg/info" -mindepth 1 -maxdepth 1 -printf '/var/lib/dpkg/info/%f\n'
+	} | LC_ALL=C sort
 }
 
 IMG=$OUT/image
@@ -778,7 +781,7 @@ part_image() {
 	tree_list "$root" >"$OUT/tree-after.txt"
 	# The listing sees what the install added (else the comparison proves nothing).
 	local added
-	added=$(comm -13 "$OUT/tree-before.txt" "$OUT/tree-installed.txt" | wc -l)
+	added=$(LC_ALL=C comm -13 "$OUT/tree-before.txt" "$OUT/tree-installed.txt" | wc -l)
 	for f in "/usr/src/memcg-softlimit-$VERSION/dkms.conf" /var/lib/dkms/memcg-softlimit \
 		/usr/lib/systemd/system/memcg-softlimit-load.service /etc/modprobe.d/memcg-softlimit.conf \
 		/etc/kernel/postinst.d/memcg-softlimit /etc/kernel/header_postinst.d/memcg-softlimit \
