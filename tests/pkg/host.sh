@@ -28,10 +28,11 @@
 #              overridden ones), and the source package built again in a
 #              clean bookworm chroot (debootstrap --variant=buildd, cached)
 #              with only its Build-Depends installed (apt-get build-dep).
-#  4. deb/*    in a chroot of the guest rootfs with every kernel's headers,
-#              dkms, systemd and udev (cached, keyed by the rootfs and the
-#              recipe below): dpkg -i, DKMS builds and installs for each
-#              kernel (signed); `apt-get install` of a kernel (image and
+#  4. deb/*    in a chroot of the guest rootfs with the headers of the
+#              package image's kernels (tests/matrix's pkg rows), dkms,
+#              systemd and udev (cached, keyed by the rootfs, those kernels
+#              and the recipe below): dpkg -i, DKMS builds and installs
+#              for each of them (signed); `apt-get install` of a kernel (image and
 #              headers packages, made here from the 6.12 ones, with Debian's
 #              maintainer scripts) outside the tested kernels and of one
 #              inside them whose build fails: apt-get exits 0, no module;
@@ -56,6 +57,16 @@ read -ra KERNELS <<<"${MSL_KVERS:?MSL_KVERS must name the kernels}"
 # The oldest and the newest generic kernels stand in where one will do.
 K_OLD=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | head -n 1)
 K_NEW=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | tail -n 1)
+# The package image's kernels: those of tests/matrix's pkg rows (the
+# image boots no other; the host's DKMS part builds for all of KERNELS).
+matrix_load
+IMG_KERNELS=()
+for r in "${M_ROWS[@]}"; do
+	[ "${M_BOOT[$r]}" = pkg ] || continue
+	k=$(matrix_kver "$r" "${KERNELS[*]}") || continue
+	case " ${IMG_KERNELS[*]} " in *" $k "*) ;; *) IMG_KERNELS+=("$k") ;; esac
+done
+[ ${#IMG_KERNELS[@]} -gt 0 ] || IMG_KERNELS=("${KERNELS[@]}")
 VERSION=$(tr -d ' \t\n' <"$REPO/VERSION")
 PARTS=${MSL_PKG_ONLY:-dkms make deb image}
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
@@ -539,12 +550,12 @@ pkgbase_recipe() {
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 	chmod +x "$root/usr/sbin/policy-rc.d"
 	mount_chroot "$root" || return 1
-	log "chroot: apt-get update; install ${PKGBASE_PACKAGES[*]} and the headers of ${KERNELS[*]} ..."
+	log "chroot: apt-get update; install ${PKGBASE_PACKAGES[*]} and the headers of ${IMG_KERNELS[*]} ..."
 	in_chroot "$root" apt-get update -q >"$OUT/pkgbase-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
 	in_chroot "$root" apt-get install -y -q --no-install-recommends \
 		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
 		"${PKGBASE_PACKAGES[@]}" >>"$OUT/pkgbase-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
-	for k in "${KERNELS[@]}"; do
+	for k in "${IMG_KERNELS[@]}"; do
 		in_chroot "$root" apt-get install -y -q --no-install-recommends "linux-headers-$k" >>"$OUT/pkgbase-apt.log" 2>&1 ||
 			in_chroot "$root" apt-get install -y -q --no-install-recommends -t bookworm-backports "linux-headers-$k" \
 				>>"$OUT/pkgbase-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
@@ -582,7 +593,7 @@ EOF
 
 pkgbase_key() {
 	{
-		echo "rootfs=$(basename "$ROOTFS_DIR") kernels=${KERNELS[*]} packages=${PKGBASE_PACKAGES[*]}"
+		echo "rootfs=$(basename "$ROOTFS_DIR") kernels=${IMG_KERNELS[*]} packages=${PKGBASE_PACKAGES[*]}"
 		declare -f pkgbase_recipe mount_chroot in_chroot
 	} | sha256sum | cut -c1-16
 }
@@ -681,7 +692,7 @@ part_image() {
 		debs+=("/tmp/debs/$(basename "$f")")
 		pkgs+=("$(dpkg-deb -f "$f" Package)")
 	done
-	log "chroot: dpkg -i ${pkgs[*]} (DKMS builds for ${KERNELS[*]}) ..."
+	log "chroot: dpkg -i ${pkgs[*]} (DKMS builds for ${IMG_KERNELS[*]}) ..."
 	rc=0
 	in_chroot "$root" dpkg -i "${debs[@]}" >"$OUT/chroot-dpkg-i.log" 2>&1 || rc=$?
 	tend deb/chroot-install
@@ -694,7 +705,7 @@ part_image() {
 	tree_list "$root" >"$OUT/tree-installed.txt"
 	# Per kernel: built, installed, depmod'ed, signed by the chroot's MOK key.
 	mokserial=$(cert_serial "$root/var/lib/dkms/mok.pub" 2>/dev/null || true)
-	for k in "${KERNELS[@]}"; do
+	for k in "${IMG_KERNELS[@]}"; do
 		tstart
 		ver='' signer='' sig=''
 		in_chroot "$root" dkms status -m memcg-softlimit -v "$VERSION" -k "$k" 2>/dev/null | grep -q ': installed' ||
@@ -743,10 +754,10 @@ part_image() {
 	umount_chroot "$root"
 	safe_rm "$IMG"
 	mkdir -p "$IMG"
-	for k in "${KERNELS[@]}"; do
+	for k in "${IMG_KERNELS[@]}"; do
 		cp "$root/boot/vmlinuz-$k" "$root/boot/initrd.img-$k" "$IMG/"
 	done
-	printf '%s\n' "${KERNELS[@]}" >"$IMG/kernels"
+	printf '%s\n' "${IMG_KERNELS[@]}" >"$IMG/kernels"
 	{
 		echo "version=$VERSION"
 		echo "mok_serial=$mokserial"
@@ -793,7 +804,7 @@ part_image() {
 	fi
 	[ ! -e "$root/var/lib/dkms/memcg-softlimit" ] || cfail "/var/lib/dkms/memcg-softlimit left"
 	[ -z "$(in_chroot "$root" dkms status 2>/dev/null)" ] || cfail "dkms status: $(in_chroot "$root" dkms status 2>&1 | head -n 2 | tr '\n' ' ')"
-	for k in "${KERNELS[@]}"; do
+	for k in "${IMG_KERNELS[@]}"; do
 		! grep -q memcg_softlimit "$root/lib/modules/$k/modules.dep" 2>/dev/null || cfail "modules.dep of $k still lists memcg_softlimit"
 		[ -z "$(find "$root/lib/modules/$k" -name 'memcg_softlimit*' | head -n 1)" ] || cfail "module files left for $k"
 	done
@@ -921,7 +932,7 @@ part_image_kernels() {
 }
 
 # ---------------------------------------------------------------------------
-log "parts: $PARTS; kernels: ${KERNELS[*]}; version $VERSION"
+log "parts: $PARTS; kernels: ${KERNELS[*]} (package image: ${IMG_KERNELS[*]}); version $VERSION"
 want dkms && part_dkms
 want make && part_make
 if want deb; then part_deb || true; fi
