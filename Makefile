@@ -3,13 +3,14 @@
 #   make [KVER=<kernel release>]   build memcg_softlimit.ko in this tree
 #   make check                     build for the test matrix and run all tests
 #                                  under QEMU (tests/run; see its header)
+#   make check-long                every test on every row, long variants
 #   make demo                      boot a guest and run tests/guest/demo.sh
 #   make bench                     benchmarks under QEMU (bench/run; results
 #                                  in bench/results/<date>-<size>/)
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules clean check demo bench
+.PHONY: all modules clean check check-long demo bench
 
 all: modules
 
@@ -28,6 +29,9 @@ tools:
 check:
 	tests/run
 
+check-long:
+	MSL_LONG=1 tests/run
+
 demo:
 	tests/demo
 
@@ -40,11 +44,14 @@ bench:
 #                         kernel) into $(DESTDIR)/lib/modules/$(KVER)/updates/,
 #                         signed with $(MOK_KEY) if it exists, then depmod
 #                         (when DESTDIR is empty); no DKMS
-#   make install-config   modprobe.d, modules-load.d, the systemd unit and the
+#   make install-config   modprobe.d, the systemd units and their udev rule,
+#                         the kernel hooks that build the DKMS module for
+#                         kernels installed later (/etc/kernel/*.d), the
 #                         example /etc/memcg-softlimit.conf, under $(DESTDIR)
 #   make dkms-install     register this checkout with DKMS, build and install
 #                         for $(KVER) (one or more kernels, default: the
-#                         running one); later kernels get it by autoinstall
+#                         running one); later kernels get it from the kernel
+#                         hooks (make install-config)
 #   make dkms-uninstall   remove it from DKMS (every kernel) and /usr/src
 #   make deb              Debian source and binary packages in build/deb/
 #   make deb-changelog    debian/changelog from VERSION (for dpkg-buildpackage
@@ -88,8 +95,11 @@ install-module: modules
 
 install-config:
 	install -D -m 0644 packaging/modprobe.d/memcg-softlimit.conf $(DESTDIR)/etc/modprobe.d/memcg-softlimit.conf
-	install -D -m 0644 packaging/modules-load.d/memcg-softlimit.conf $(DESTDIR)/usr/lib/modules-load.d/memcg-softlimit.conf
+	install -D -m 0644 packaging/systemd/memcg-softlimit-load.service $(DESTDIR)/lib/systemd/system/memcg-softlimit-load.service
 	install -D -m 0644 packaging/systemd/memcg-softlimit.service $(DESTDIR)/lib/systemd/system/memcg-softlimit.service
+	install -D -m 0644 packaging/udev/60-memcg-softlimit.rules $(DESTDIR)/lib/udev/rules.d/60-memcg-softlimit.rules
+	install -D -m 0755 packaging/kernel/memcg-softlimit $(DESTDIR)/etc/kernel/postinst.d/memcg-softlimit
+	install -D -m 0755 packaging/kernel/memcg-softlimit $(DESTDIR)/etc/kernel/header_postinst.d/memcg-softlimit
 	if [ ! -e $(DESTDIR)/etc/memcg-softlimit.conf ]; then \
 		install -D -m 0644 packaging/memcg-softlimit.conf $(DESTDIR)/etc/memcg-softlimit.conf; fi
 
@@ -99,6 +109,7 @@ install-config:
 dkms-src:
 	rm -rf $(DKMS_DEST)
 	for f in $(DKMS_SRC_FILES); do install -D -m 0644 $$f $(DKMS_DEST)/$$f || exit 1; done
+	sed 's/#MODULE_VERSION#/$(PKG_VERSION)/' dkms.conf >$(DKMS_DEST)/dkms.conf
 
 dkms-install:
 	@test -z "$(DESTDIR)" || { echo "dkms-install does not take DESTDIR (use dkms-src)"; exit 1; }

@@ -294,9 +294,10 @@ static int add_node(struct msl_cgmap *m, uint64_t id, const char *path,
 		    int depth)
 {
 	struct msl_cgnode *n;
+	char *copy;
 
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
+	if (!m->nodes || m->n == m->cap) {
+		size_t cap = m->cap && m->nodes ? m->cap * 2 : 64;
 
 		n = realloc(m->nodes, cap * sizeof(*n));
 		if (!n)
@@ -304,13 +305,11 @@ static int add_node(struct msl_cgmap *m, uint64_t id, const char *path,
 		m->nodes = n;
 		m->cap = cap;
 	}
-	n = &m->nodes[m->n];
-	n->path = strdup(path);
-	if (!n->path)
+	copy = strdup(path);
+	if (!copy)
 		return -ENOMEM;
-	n->id = id;
-	n->depth = depth;
-	n->last = true;
+	m->nodes[m->n] = (struct msl_cgnode){ .id = id, .path = copy,
+					      .depth = depth, .last = true };
 	m->n++;
 	return 0;
 }
@@ -322,7 +321,7 @@ static int cmp_names(const void *a, const void *b)
 
 static int walk(struct msl_cgmap *m, int dfd, const char *path, int depth)
 {
-	char **names = NULL, **nn, *child;
+	char **names = NULL, **nn, *child, *name;
 	size_t n = 0, cap = 0, i, prev = 0;
 	struct dirent *de;
 	struct stat st;
@@ -349,12 +348,12 @@ static int walk(struct msl_cgmap *m, int dfd, const char *path, int depth)
 			}
 			names = nn;
 		}
-		names[n] = strdup(de->d_name);
-		if (!names[n]) {
+		name = strdup(de->d_name);
+		if (!name) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		n++;
+		names[n++] = name;
 	}
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_names);
@@ -423,11 +422,16 @@ int msl_cgmap_build(struct msl_cgmap *m, const struct msl_cgfs *fs)
 		ret = walk(m, fd, "/", 0);
 	else
 		close(fd);
-	if (ret)
+	/* Half a map is no map: the caller has nothing to free. */
+	if (ret) {
+		msl_cgmap_free(m);
 		return ret;
+	}
 	m->by_id = malloc((m->n ? m->n : 1) * sizeof(*m->by_id));
-	if (!m->by_id)
+	if (!m->by_id) {
+		msl_cgmap_free(m);
 		return -ENOMEM;
+	}
 	for (i = 0; i < m->n; i++)
 		m->by_id[i] = i;
 	sort_map = m;

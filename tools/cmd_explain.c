@@ -6,25 +6,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "msl.h"
-
-static int parse_kind(const char *s, enum msl_kind *kind)
-{
-	int k;
-
-	for (k = 0; k < MSL_NR_KINDS; k++)
-		if (!strcmp(s, msl_kind_name(k))) {
-			*kind = k;
-			return 0;
-		}
-	return -EINVAL;
-}
+#include "opts.h"
 
 static bool mglru_enabled(void)
 {
@@ -122,60 +109,92 @@ static uint64_t largest_excess(const struct msl_cgfs *fs,
 	return max;
 }
 
-int cmd_explain(int argc, char **argv)
+/* The chain's paths, each its own allocation (chain.path points there). */
+static void free_paths(struct msl_chain *chain)
 {
-	static const struct option opts[] = {
-		{ "kind", required_argument, NULL, 'k' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
-	char cgpath[PATH_MAX], msg[PATH_MAX * 3], *paths[MSL_EXPLAIN_MAX_LEVELS];
+	unsigned int i;
+
+	for (i = 0; i < chain->n; i++)
+		free((char *)chain->path[i]);
+	chain->n = 0;
+}
+
+/*
+ * The cgroup, then each ancestor, up to (not including) the root: 0, or
+ * an exit status with why said.
+ */
+static int read_chain(const struct msl_cgfs *fs, const char *cgpath,
+		      const struct msl_v2limits *v2,
+		      const struct msl_params *params, uint64_t ps,
+		      struct msl_chain *chain)
+{
+	bool siblings = msl_policy_ops(params->policy)->reads_siblings;
+	char p[PATH_MAX], *slash;
+	struct msl_limit lim;
+	uint64_t usage;
+
+	snprintf(p, sizeof(p), "%s", cgpath);
+	while (strcmp(p, "/") && chain->n < MSL_EXPLAIN_MAX_LEVELS) {
+		struct msl_level *l = &chain->level[chain->n];
+		char *copy;
+
+		if (msl_cg_id(fs, p, &l->cgroup_id) ||
+		    msl_cg_usage(fs, p, &usage) ||
+		    msl_limit_get(fs, p, v2, &lim)) {
+			msl_err("cannot read %s (removed meanwhile?)", p);
+			return MSL_EXIT_ERR;
+		}
+		copy = strdup(p);
+		if (!copy) {
+			msl_err("out of memory");
+			return MSL_EXIT_ERR;
+		}
+		l->usage = usage / ps;
+		l->src = lim.src;
+		l->soft_limit = lim.bytes / ps;
+		l->sibling_over = siblings &&
+				  sibling_over(fs, p, v2, params, ps);
+		chain->path[chain->n++] = copy;
+		slash = strrchr(p, '/');
+		if (slash == p)
+			p[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	return 0;
+}
+
+static const struct msl_optuse explain_opts[] = {
+	{ MSL_OPT_KIND, NULL },
+	{ MSL_OPT_POLICY, NULL },
+	{ MSL_OPT_JSON, "JSON: the chain and the decision at each priority" },
+	{ MSL_OPT_END, NULL },
+};
+
+static int cmd_explain(const struct msl_cmdline *cl)
+{
+	char cgpath[PATH_MAX], msg[PATH_MAX * 3];
 	static char max_path[PATH_MAX];
 	struct msl_explain_row rows[MSL_DEF_PRIORITY + 1];
-	enum msl_kind kind = MSL_KIND_KSWAPD;
-	int policy = -1;
 	struct msl_v2limits v2 = { 0 };
-	uint64_t id, ps, usage;
 	static struct msl_chain chain;
-	struct msl_limit lim;
 	struct msl_module m;
 	struct msl_cgfs fs;
-	char *p, *slash;
-	unsigned int i;
-	int c, ret;
+	uint64_t id, ps;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+k:p:h", opts, NULL)) != -1) {
-		if (c == 'p') {
-			policy = msl_policy_parse(optarg);
-			if (policy < 0) {
-				msl_err("bad policy '%s': v8, walk or excess",
-					optarg);
-				return MSL_EXIT_USAGE;
-			}
-		} else if (c == 'k') {
-			if (parse_kind(optarg, &kind)) {
-				msl_err("bad kind '%s': kswapd, direct, proactive or targeted",
-					optarg);
-				return MSL_EXIT_USAGE;
-			}
-		} else {
-			return msl_usage("explain", c != 'h');
-		}
-	}
-	if (argc - optind != 1)
-		return msl_usage("explain", true);
 	ret = msl_open_fs(&fs);
 	if (ret)
 		return ret;
-	ret = msl_cg_resolve(&fs, argv[optind], MSL_CG_MEMCG, cgpath,
+	ret = msl_cg_resolve(&fs, cl->args[0], MSL_CG_MEMCG, cgpath,
 			     sizeof(cgpath), &id, msg, sizeof(msg));
 	if (ret) {
 		msl_err("%s", msg);
 		return ret;
 	}
 	msl_module_read(&m);
-	if (policy >= 0)
-		m.params.policy = policy;
+	if (cl->policy >= 0)
+		m.params.policy = cl->policy;
 	ret = fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
 	if (ret) {
 		msl_err("cannot read %s: %s", MSL_CTL_LIMITS,
@@ -187,55 +206,42 @@ int cmd_explain(int argc, char **argv)
 
 	memset(&chain, 0, sizeof(chain));
 	chain.is_root = !strcmp(cgpath, "/");
-	p = strdup(cgpath);
-	if (!p) {
-		msl_err("out of memory");
-		return MSL_EXIT_ERR;
-	}
-	/* The cgroup, then each ancestor, up to (not including) the root. */
-	while (strcmp(p, "/") && chain.n < MSL_EXPLAIN_MAX_LEVELS) {
-		struct msl_level *l = &chain.level[chain.n];
-
-		if (msl_cg_id(&fs, p, &l->cgroup_id) ||
-		    msl_cg_usage(&fs, p, &usage) ||
-		    msl_limit_get(&fs, p, &v2, &lim)) {
-			msl_err("cannot read %s (removed meanwhile?)", p);
-			ret = MSL_EXIT_ERR;
-			goto out;
-		}
-		l->usage = usage / ps;
-		l->src = lim.src;
-		l->soft_limit = lim.bytes / ps;
-		l->sibling_over = m.params.policy == MSL_POLICY_WALK &&
-				  sibling_over(&fs, p, &v2, &m.params, ps);
-		paths[chain.n] = strdup(p);
-		chain.path[chain.n] = paths[chain.n];
-		chain.n++;
-		slash = strrchr(p, '/');
-		if (slash == p)
-			p[1] = '\0';
-		else
-			*slash = '\0';
-	}
-	if (m.params.policy == MSL_POLICY_EXCESS) {
+	ret = read_chain(&fs, cgpath, &v2, &m.params, ps, &chain);
+	if (ret)
+		goto out;
+	if (msl_policy_ops(m.params.policy)->weighs_excess) {
 		chain.excess_max = largest_excess(&fs, &v2, &m.params, ps,
 						  max_path, sizeof(max_path));
 		chain.excess_max_path = max_path;
 	}
-	msl_explain(&m.params, kind, &chain, rows);
+	msl_explain(&m.params, cl->kind, &chain, rows);
+	if (cl->json) {
+		msl_explain_json(stdout, cgpath, id, fs.version, &m,
+				 cl->kind, &chain, rows, ps);
+		goto out;
+	}
 	printf("cgroup %s (id %llu), cgroup v%d, ", cgpath,
 	       (unsigned long long)id, fs.version);
 	if (m.loaded)
 		printf("module %s loaded\n", m.version[0] ? m.version : "");
 	else
-		printf("%s (showing its defaults)\n", MSL_NOT_LOADED);
-	msl_explain_print(stdout, &m.params, kind, &chain, rows,
+		printf("%s (showing its defaults)\n", msl_module_absent_why());
+	msl_explain_print(stdout, &m.params, cl->kind, &chain, rows,
 			  mglru_enabled(), ps);
-	ret = MSL_EXIT_OK;
 out:
-	for (i = 0; i < chain.n; i++)
-		free(paths[i]);
-	free(p);
+	free_paths(&chain);
 	msl_v2limits_free(&v2);
 	return ret;
 }
+
+const struct msl_cmd msl_cmd_explain = {
+	.name = "explain", .fn = cmd_explain, .opts = explain_opts,
+	.args = "PATH", .min_args = 1, .max_args = 1,
+	.help =
+	"Why global reclaim would skip or reclaim this cgroup now, at each\n"
+	"priority from 12 to 0: its ancestors' usage and soft limits and the\n"
+	"rule that decides, computed by the module's own policy code with its\n"
+	"current parameters (its defaults when it is not loaded).  -p explains\n"
+	"under that policy instead: walk also reads the siblings of each level,\n"
+	"excess the whole hierarchy for the largest excess.",
+};

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* set, get, unset, apply: soft limits by cgroup path. */
+/* set, get, unset: the soft limit of one cgroup, by path. */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "msl.h"
+#include "opts.h"
 
 #define SIZE_HELP "bytes with an optional K, M, G or T (powers of 1024), or max"
 
@@ -21,28 +20,6 @@ int msl_open_fs(struct msl_cgfs *fs)
 	return 0;
 }
 
-/* Only -h: returns -1 to go on, else the exit status. */
-static int no_options(int argc, char **argv, const char *cmd, int nargs,
-		      int maxargs)
-{
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1)
-		return msl_usage(cmd, c != 'h');
-	if (argc - optind < nargs || argc - optind > maxargs)
-		return msl_usage(cmd, true);
-	return -1;
-}
-
-struct change {
-	const char *arg;		/* PATH as given */
-	bool unset, is_max;
-	uint64_t bytes;
-	const char *size;		/* SIZE as given */
-};
 
 static uint64_t page_round(uint64_t bytes)
 {
@@ -54,7 +31,7 @@ static uint64_t page_round(uint64_t bytes)
 }
 
 static bool unchanged(const struct msl_cgfs *fs, const char *cgpath,
-		      const struct change *ch, const struct msl_v2limits *v2)
+		      const struct msl_change *ch, const struct msl_v2limits *v2)
 {
 	struct msl_limit cur;
 	char buf[MSL_SIZE_BUF];
@@ -75,7 +52,7 @@ static bool unchanged(const struct msl_cgfs *fs, const char *cgpath,
  * One change: returns an exit status and prints why it failed, prefixed
  * by @where ("FILE:LINE: " for apply).
  */
-static int change_one(const struct msl_cgfs *fs, const struct change *ch,
+int msl_change_one(const struct msl_cgfs *fs, const struct msl_change *ch,
 		      const char *where, const struct msl_v2limits *v2,
 		      bool dry_run, bool verbose)
 {
@@ -114,16 +91,17 @@ static int change_one(const struct msl_cgfs *fs, const struct change *ch,
 	return 0;
 }
 
-static int need_module(const struct msl_cgfs *fs)
+int msl_need_module(const struct msl_cgfs *fs)
 {
 	if (fs->version == 2 && !msl_module_loaded()) {
-		msl_err(MSL_NOT_LOADED);
+		msl_err("cgroup v2 soft limits are kept by the module: %s",
+			msl_module_absent_why());
 		return MSL_EXIT_ERR;
 	}
 	return 0;
 }
 
-static int parse_change(struct change *ch, const char *path, const char *size,
+int msl_parse_change(struct msl_change *ch, const char *path, const char *size,
 			const char *where)
 {
 	int ret;
@@ -144,78 +122,84 @@ static int parse_change(struct change *ch, const char *path, const char *size,
 	return 0;
 }
 
-int cmd_set(int argc, char **argv)
+static const struct msl_optuse no_opts[] = { { MSL_OPT_END, NULL } };
+
+static int cmd_set(const struct msl_cmdline *cl)
 {
 	struct msl_cgfs fs;
-	struct change ch;
+	struct msl_change ch;
 	int ret;
 
-	ret = no_options(argc, argv, "set", 2, 2);
-	if (ret >= 0)
-		return ret;
-	if (!strcmp(argv[optind + 1], "unset"))
-		return msl_usage("set", true);
-	ret = parse_change(&ch, argv[optind], argv[optind + 1], "");
+	if (!strcmp(cl->args[1], "unset"))
+		return msl_usage_error(cl->cmd, "SIZE 'unset': use memcg-softlimit unset PATH");
+	ret = msl_parse_change(&ch, cl->args[0], cl->args[1], "");
 	if (!ret)
 		ret = msl_open_fs(&fs);
 	if (!ret)
-		ret = need_module(&fs);
+		ret = msl_need_module(&fs);
 	if (!ret)
-		ret = change_one(&fs, &ch, "", NULL, false, false);
+		ret = msl_change_one(&fs, &ch, "", NULL, false, false);
 	return ret;
 }
 
-int cmd_unset(int argc, char **argv)
+const struct msl_cmd msl_cmd_set = {
+	.name = "set", .fn = cmd_set, .opts = no_opts, .args = "PATH SIZE",
+	.min_args = 2, .max_args = 2,
+	.help =
+	"Set the soft limit of a cgroup: SIZE in bytes with an optional K, M, G\n"
+	"or T (powers of 1024), or max (never over: skipped by every first pass).\n"
+	"cgroup v1: memory.soft_limit_in_bytes; cgroup v2: the module.",
+};
+
+static int cmd_unset(const struct msl_cmdline *cl)
 {
 	struct msl_cgfs fs;
-	struct change ch;
+	struct msl_change ch;
 	int ret;
 
-	ret = no_options(argc, argv, "unset", 1, 1);
-	if (ret >= 0)
-		return ret;
-	parse_change(&ch, argv[optind], "unset", "");
+	msl_parse_change(&ch, cl->args[0], "unset", "");
 	ret = msl_open_fs(&fs);
 	if (!ret)
-		ret = need_module(&fs);
+		ret = msl_need_module(&fs);
 	if (!ret)
-		ret = change_one(&fs, &ch, "", NULL, false, false);
+		ret = msl_change_one(&fs, &ch, "", NULL, false, false);
 	return ret;
 }
 
-int cmd_get(int argc, char **argv)
+const struct msl_cmd msl_cmd_unset = {
+	.name = "unset", .fn = cmd_unset, .opts = no_opts, .args = "PATH",
+	.min_args = 1, .max_args = 1,
+	.help =
+	"Remove the soft limit of a cgroup (what unset means: module parameter\n"
+	"unset, inherit by default).",
+};
+
+static const struct msl_optuse get_opts[] = {
+	{ MSL_OPT_BYTES, NULL },
+	{ MSL_OPT_JSON, NULL },
+	{ MSL_OPT_END, NULL },
+};
+
+static int cmd_get(const struct msl_cmdline *cl)
 {
-	static const struct option opts[] = {
-		{ "bytes", no_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
 	char cgpath[PATH_MAX], msg[PATH_MAX * 3], buf[MSL_SIZE_BUF];
 	struct msl_v2limits v2 = { 0 };
 	struct msl_limit lim;
 	struct msl_cgfs fs;
-	bool bytes = false;
 	uint64_t id;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+bh", opts, NULL)) != -1) {
-		if (c == 'b')
-			bytes = true;
-		else
-			return msl_usage("get", c != 'h');
-	}
-	if (argc - optind != 1)
-		return msl_usage("get", true);
 	ret = msl_open_fs(&fs);
 	if (ret)
 		return ret;
-	ret = msl_cg_resolve(&fs, argv[optind], MSL_CG_NOT_ROOT, cgpath,
+	ret = msl_cg_resolve(&fs, cl->args[0], MSL_CG_NOT_ROOT, cgpath,
 			     sizeof(cgpath), &id, msg, sizeof(msg));
 	if (ret) {
 		msl_err("%s", msg);
 		return ret;
 	}
 	if (fs.version == 2) {
-		ret = need_module(&fs);
+		ret = msl_need_module(&fs);
 		if (ret)
 			return ret;
 		ret = msl_v2limits_load(&v2);
@@ -233,95 +217,25 @@ int cmd_get(int argc, char **argv)
 			strerror(-ret));
 		return MSL_EXIT_ERR;
 	}
-	msl_limit_fmt(&lim, buf, sizeof(buf), bytes);
-	printf("%s\n", buf);
+	msl_limit_fmt(&lim, buf, sizeof(buf), cl->bytes || cl->json);
+	if (!cl->json) {
+		printf("%s\n", buf);
+		return 0;
+	}
+	printf("{\"cgroup\":");
+	msl_put_json_str(stdout, cgpath);
+	printf(",\"id\":%llu,\"source\":\"%s\",\"soft_limit\":",
+	       (unsigned long long)id, msl_limit_src_name(lim.src));
+	if (lim.src == MSL_LIMIT_SET || (lim.src == MSL_LIMIT_V1 &&
+					 strcmp(buf, "max")))
+		printf("%llu}\n", (unsigned long long)lim.bytes);
+	else
+		printf("\"%s\"}\n", buf);
 	return 0;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-int cmd_apply(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
-	struct msl_v2limits v2 = { 0 };
-	const char *file = MSL_CONF_DEFAULT;
-	char *text, *line, *next, *p, *size, where[PATH_MAX + 32];
-	int c, ret, failed = 0, applied = 0, lineno = 0;
-	bool dry_run = false;
-	struct msl_cgfs fs;
-	struct change ch;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+nh", opts, NULL)) != -1) {
-		if (c == 'n')
-			dry_run = true;
-		else
-			return msl_usage("apply", c != 'h');
-	}
-	if (argc - optind > 1)
-		return msl_usage("apply", true);
-	if (argc - optind == 1)
-		file = argv[optind];
-	text = msl_read_all(file, NULL);
-	if (!text) {
-		msl_err("cannot read %s: %s", file, strerror(errno));
-		return MSL_EXIT_ERR;
-	}
-	ret = msl_open_fs(&fs);
-	if (!ret && !dry_run)
-		ret = need_module(&fs);
-	if (ret) {
-		free(text);
-		return ret;
-	}
-	if (fs.version == 2 && msl_module_loaded())
-		msl_v2limits_load(&v2);
-	for (line = text; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%d: ", file, lineno);
-		/* A comment: # at the start of the line or after a blank. */
-		for (p = line; *p; p++)
-			if (*p == '#' && (p == line || isspace((unsigned char)p[-1]))) {
-				*p = '\0';
-				break;
-			}
-		line = trim(line);
-		if (!*line)
-			continue;
-		size = line + strlen(line);
-		while (size > line && !isspace((unsigned char)size[-1]))
-			size--;
-		if (size == line) {
-			msl_err("%sexpected \"PATH SIZE\"", where);
-			failed++;
-			continue;
-		}
-		size[-1] = '\0';
-		if (parse_change(&ch, trim(line), size, where) ||
-		    change_one(&fs, &ch, where, &v2, dry_run, true))
-			failed++;
-		else
-			applied++;
-	}
-	msl_v2limits_free(&v2);
-	free(text);
-	if (failed)
-		msl_err("%s: %d line%s failed, %d applied", file, failed,
-			failed == 1 ? "" : "s", applied);
-	return failed ? MSL_EXIT_ERR : MSL_EXIT_OK;
-}
+const struct msl_cmd msl_cmd_get = {
+	.name = "get", .fn = cmd_get, .opts = get_opts, .args = "PATH",
+	.min_args = 1, .max_args = 1,
+	.help = "Print the soft limit of a cgroup: a size, max, or unset.",
+};

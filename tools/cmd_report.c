@@ -9,12 +9,13 @@
  * Every buffer of the file (top level and instances) is read.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <trace-cmd.h>
+#include <memcg_softlimit/events.h>
 
+#include "table.h"
 #include "trace.h"
 
 struct report {
@@ -84,95 +85,71 @@ static int read_file(const char *path, struct report *r)
 	return n < 0 ? -1 : found + n;
 }
 
-int cmd_report(int argc, char **argv)
+static const struct msl_optuse report_opts[] = {
+	{ MSL_OPT_SNAPSHOT, NULL },
+	{ MSL_OPT_BETWEEN, NULL },
+	{ MSL_OPT_JSON, NULL },
+	{ MSL_OPT_CGROUP, NULL },
+	{ MSL_OPT_SORT, "sort by path (default), id, decisions, reclaims, skips, scanned, reclaimed" },
+	{ MSL_OPT_REVERSE, NULL },
+	{ MSL_OPT_ALL, NULL },
+	{ MSL_OPT_WIDE, "every column: each reason, pages by kind" },
+	{ MSL_OPT_OUTPUT, NULL },
+	{ MSL_OPT_RAW, NULL },
+	{ MSL_OPT_NOHEADINGS, NULL },
+	{ MSL_OPT_BYTES, NULL },
+	{ MSL_OPT_IDS, NULL },
+	{ MSL_OPT_END, NULL },
+};
+
+static int cmd_report(const struct msl_cmdline *cl)
 {
-	static const struct option opts[] = {
-		{ "snapshot", no_argument, NULL, 'S' },
-		{ "between-snapshots", no_argument, NULL, 'B' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "reverse", no_argument, NULL, 'r' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "wide", no_argument, NULL, 'w' },
-		{ "ids", no_argument, NULL, 'I' },
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
-	struct msl_print pr = { .source = "events" };
-	enum msl_sort key = MSL_SORT_PATH;
-	bool json = false, reverse = false, snapshot = false, ids = false;
-	bool between = false;
+	struct msl_print pr = {
+		.source = "events", .all = cl->all, .bytes = cl->bytes,
+		.no_paths = cl->ids, .cgroup = cl->cgroup,
+	};
+	size_t ncols;
+	const struct msl_coldef *defs = msl_counter_columns(&ncols);
+	const char *file = cl->args[0];
 	struct msl_cgmap map = { 0 };
 	struct msl_table *out;
 	struct report r;
 	struct msl_cgfs fs;
-	int c, n, found, ret = MSL_EXIT_ERR;
+	int n, found, ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+js:rawh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'S':
-			snapshot = true;
-			pr.source = "snapshot";
-			break;
-		case 'B':
-			between = true;
-			pr.source = "between-snapshots";
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 's':
-			if (msl_sort_parse(optarg, &key)) {
-				msl_err("bad sort key '%s': one of %s", optarg, msl_sort_keys);
-				return MSL_EXIT_USAGE;
-			}
-			break;
-		case 'r':
-			reverse = true;
-			break;
-		case 'a':
-			pr.all = true;
-			break;
-		case 'w':
-			pr.wide = true;
-			break;
-		case 'I':
-			ids = true;
-			pr.no_paths = true;
-			break;
-		default:
-			return msl_usage("report", c != 'h');
-		}
-	}
-	if (argc - optind != 1)
-		return msl_usage("report", true);
-	if (snapshot && between) {
-		msl_err("--snapshot and --between-snapshots exclude each other");
-		return MSL_EXIT_USAGE;
-	}
+	ret = msl_cols_from_cmdline(cl, defs, ncols, msl_counter_default_cols,
+				    &pr.cols);
+	if (ret)
+		return ret < 0 ? MSL_EXIT_USAGE : MSL_EXIT_OK;
+	ret = MSL_EXIT_ERR;
+	if (cl->snapshot)
+		pr.source = "snapshot";
+	if (cl->between)
+		pr.source = "between-snapshots";
 
 	memset(&r, 0, sizeof(r));
 	r.sink.snaps = &r.snaps;
 	r.sink.activity = &r.activity;
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
-	if (between) {
+	if (cl->between) {
 		/* First the times of each cgroup's snapshots, then the events. */
 		struct report times = { .sink.snap_times = &r.snap_times };
 
-		n = read_file(argv[optind], &times);
+		n = read_file(file, &times);
 		if (n == -2)
-			return MSL_EXIT_ERR;
+			goto out;
 		if (n < 0)
 			goto fail_read;
 		r.sink.window = &r.snap_times;
 	}
-	found = read_file(argv[optind], &r);
+	found = read_file(file, &r);
 	if (found == -2)
 		goto out;
 	if (found < 0)
 		goto fail_read;
 	if (!found) {
 		msl_err("%s has no memcg_softlimit events: record with trace-cmd record -e memcg_softlimit",
-			argv[optind]);
+			file);
 		goto out;
 	}
 	if (r.fmt.missing[0])
@@ -182,20 +159,20 @@ int cmd_report(int argc, char **argv)
 		msl_warn("the recording lost %llu events: counts are low",
 			 (unsigned long long)r.sink.nr_missed_events);
 
-	if (snapshot) {
+	if (cl->snapshot) {
 		if (!r.snaps.nr_done) {
 			msl_err("%s has no complete snapshot (echo 1 > %s while recording, or memcg-softlimit stat)",
-				argv[optind], "/proc/memcg_softlimit/snapshot");
+				file, MSL_CTL_SNAPSHOT);
 			goto out;
 		}
 		if (r.snaps.last_missing)
 			msl_warn("the last snapshot lacks %llu cgroups (lost events)",
 				 (unsigned long long)r.snaps.last_missing);
 		out = &r.snaps.last;
-	} else if (between) {
+	} else if (cl->between) {
 		if (r.snaps.nr_done < 2) {
 			msl_err("%s has %llu complete snapshots, --between-snapshots needs two (memcg-softlimit stat, twice, while recording)",
-				argv[optind], (unsigned long long)r.snaps.nr_done);
+				file, (unsigned long long)r.snaps.nr_done);
 			goto out;
 		}
 		out = &r.activity;
@@ -207,24 +184,27 @@ int cmd_report(int argc, char **argv)
 		out->seq = r.snaps.nr_done ? r.snaps.last.seq : 0;
 		out->nr_tracked = out->n;
 	}
-	if (!ids && !msl_cgfs_find(&fs, NULL) && !msl_cgmap_build(&map, &fs))
+	if (!cl->ids && !msl_cgfs_find(&fs, NULL) && !msl_cgmap_build(&map, &fs))
 		msl_table_resolve(out, &map);
-	msl_table_sort(out, key, reverse);
-	if (json) {
+	msl_table_sort(out, cl->sort_set ? cl->sort : MSL_SORT_PATH,
+		       cl->reverse);
+	if (cl->json) {
 		msl_print_json(stdout, out, &pr);
 	} else {
-		if (!snapshot)
+		if (!cl->snapshot && !cl->raw && !cl->noheadings)
 			printf("# %llu decision, %llu reclaimed and %llu snapshot events in %s\n",
 			       (unsigned long long)r.sink.nr_decision,
 			       (unsigned long long)r.sink.nr_reclaimed,
-			       (unsigned long long)r.sink.nr_snapshot,
-			       argv[optind]);
-		msl_print_text(stdout, out, &pr);
+			       (unsigned long long)r.sink.nr_snapshot, file);
+		if (msl_print_text(stdout, out, &pr, cl)) {
+			msl_err("out of memory");
+			goto out;
+		}
 	}
 	ret = MSL_EXIT_OK;
 	goto out;
 fail_read:
-	msl_err("cannot read the events of %s", argv[optind]);
+	msl_err("cannot read the events of %s", file);
 out:
 	msl_snapcoll_free(&r.snaps);
 	msl_table_free(&r.activity);
@@ -232,3 +212,14 @@ out:
 	msl_cgmap_free(&map);
 	return ret;
 }
+
+const struct msl_cmd msl_cmd_report = {
+	.name = "report", .fn = cmd_report, .opts = report_opts,
+	.args = "FILE", .min_args = 1, .max_args = 1,
+	.help =
+	"The per-cgroup summary of a trace-cmd recording (trace-cmd record -e\n"
+	"memcg_softlimit), every buffer of it: decisions by reason and pages by\n"
+	"kind counted from its events; --snapshot prints the last snapshot\n"
+	"recorded instead.  Cgroup ids are resolved on this machine; --ids does\n"
+	"not.",
+};

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * status: the module, its parameters and hooks, the kernel, LRU and cgroup
- * version.  Which hooks are registered comes from debugfs' kprobes/list
- * (the module does not say); which one reclaim goes through now follows
- * from lru_gen and the kernel's symbols.
+ * status: the module (or precisely why it is absent), its parameters,
+ * gate and hooks, the kernel, LRU and cgroup version; "key: value" lines
+ * or one JSON object.  The module says what it hooked and whether it
+ * gates in MSL_CTL_STATUS; a module without that file, through debugfs'
+ * kprobes/list (which does not name a probe's owner).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "msl.h"
+#include "opts.h"
 
 #define KPROBES_LIST	"/sys/kernel/debug/kprobes/list"
 #define LRU_GEN		"/sys/kernel/mm/lru_gen/enabled"
@@ -86,110 +86,241 @@ static int count_v1_limits(const struct msl_cgfs *fs)
 	return n;
 }
 
-int cmd_status(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
-	struct msl_v2limits v2;
+/* What each policy does, by the policy's number (a lookup, no branch). */
+static const char *const policy_text[MSL_NR_POLICIES] = {
+	[MSL_POLICY_V8] = "the first reclaim pass skips cgroups under their soft limit",
+	[MSL_POLICY_WALK] = "the first reclaim pass takes, level by level from the top, only the cgroups over their soft limit",
+	[MSL_POLICY_EXCESS] = "the first reclaim pass takes the cgroups over their soft limit (or below one that is), each at a share of its steps in proportion to its excess",
+};
+
+struct status {
 	struct msl_module m;
+	struct msl_absence absent;
+	bool have_fs;
 	struct msl_cgfs fs;
+	char kernel[128];
+	char lru[64];
+	bool mglru_on;
+	int mglru_sym;
+	char *ctl;			/* MSL_CTL_STATUS, NULL: not there */
+	int hooks[NR_HOOKS];		/* without MSL_CTL_STATUS */
+	bool hooks_known;
+	long limits;			/* -1: unknown */
+};
+
+/* The value of "key: value" in MSL_CTL_STATUS's text, into @buf. */
+static const char *ctl_value(const char *ctl, const char *key, char *buf,
+			     size_t len)
+{
+	size_t n = strlen(key);
+	const char *p = ctl;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == ':') {
+			p += n + 1;
+			p += strspn(p, " \t");
+			snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+			return buf;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static void gather(struct status *st)
+{
+	struct msl_v2limits v2;
 	struct utsname u;
-	char lru[64] = "";
-	int state[NR_HOOKS], c, have_fs, mglru_sym, n;
-	bool mglru_on = false;
-	size_t i;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1)
-		return msl_usage("status", c != 'h');
-	if (argc != optind)
-		return msl_usage("status", true);
-
-	msl_module_read(&m);
+	memset(st, 0, sizeof(*st));
+	st->limits = -1;
+	msl_module_read(&st->m);
+	if (!st->m.loaded)
+		msl_absence_probe(&st->absent);
 	uname(&u);
-	have_fs = !msl_cgfs_find(&fs, NULL);
-	if (msl_read_file(LRU_GEN, lru, sizeof(lru)) >= 0) {
-		lru[strcspn(lru, "\n")] = '\0';
-		mglru_on = strtoul(lru, NULL, 0) & 1;
+	snprintf(st->kernel, sizeof(st->kernel), "%s", u.release);
+	st->have_fs = !msl_cgfs_find(&st->fs, NULL);
+	if (msl_read_file(LRU_GEN, st->lru, sizeof(st->lru)) >= 0) {
+		st->lru[strcspn(st->lru, "\n")] = '\0';
+		st->mglru_on = strtoul(st->lru, NULL, 0) & 1;
 	}
-	mglru_sym = kallsyms_has("try_to_shrink_lruvec");
+	st->mglru_sym = kallsyms_has("try_to_shrink_lruvec");
+	if (!st->m.loaded)
+		goto limits;
+	st->ctl = msl_read_all(MSL_CTL_STATUS, NULL);
+	if (!st->ctl)
+		st->hooks_known = read_kprobes(st->hooks) == 0;
+	if (st->have_fs && st->fs.version == 2 && !msl_v2limits_load(&v2)) {
+		st->limits = (long)v2.n;
+		msl_v2limits_free(&v2);
+	}
+limits:
+	if (st->have_fs && st->fs.version == 1)
+		st->limits = count_v1_limits(&st->fs);
+}
 
-	if (m.loaded)
-		printf("module:      loaded, version %s\n",
-		       m.version[0] ? m.version : "?");
-	else
-		printf("module:      not loaded: run modprobe memcg_softlimit\n");
-	if (m.loaded) {
-		if (!m.params.enabled)
-			printf("policy:      off (enabled=N): reclaim as stock, decisions still traced\n");
-		else if (m.params.policy == MSL_POLICY_WALK)
-			printf("policy:      walk: the first reclaim pass takes, level by level from the top, only the cgroups over their soft limit\n");
-		else if (m.params.policy == MSL_POLICY_EXCESS)
-			printf("policy:      excess: the first reclaim pass takes the cgroups over their soft limit (or below one that is), each at a share of its steps in proportion to its excess; the largest excess at every step\n");
-		else
-			printf("policy:      v8: the first reclaim pass skips cgroups under their soft limit\n");
-		printf("parameters:  enabled=%s policy=%s priority_threshold=%d unset_eligible=%s keep_v1_reclaim=%s%s\n",
-		       m.params.enabled ? "Y" : "N",
-		       msl_policy_name(m.params.policy),
-		       m.params.priority_threshold,
-		       m.params.unset_eligible ? "Y" : "N",
-		       m.keep_v1_reclaim ? "Y" : "N",
-		       m.params_read ? "" : " (not all readable)");
+static const char *reclaim_path(const struct status *st)
+{
+	return st->mglru_on && st->mglru_sym == 1 ?
+	       "try_to_shrink_lruvec (MGLRU's memcg LRU)" : "shrink_lruvec";
+}
+
+static void hooks_text(const struct status *st, char *buf, size_t len)
+{
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	if (st->ctl && ctl_value(st->ctl, "hooks", buf, len))
+		return;
+	if (!st->hooks_known) {
+		snprintf(buf, len, "unknown: %s is not readable (mount -t debugfs none /sys/kernel/debug)",
+			 KPROBES_LIST);
+		return;
 	}
-	printf("kernel:      %s\n", u.release);
-	if (have_fs)
-		printf("cgroup:      v%d, memory hierarchy at %s\n", fs.version,
-		       fs.mount);
+	for (i = 0; i < NR_HOOKS; i++)
+		if (st->hooks[i] == 1 && o < len)
+			o += snprintf(buf + o, len - o, "%s%s", o ? " " : "",
+				      hook_syms[i]);
+	if (!o)
+		snprintf(buf, len, "none registered (see dmesg)");
+}
+
+static void print_text(const struct status *st)
+{
+	const struct msl_module *m = &st->m;
+	char buf[512], t[16];
+
+	if (m->loaded)
+		printf("module:      loaded, version %s\n",
+		       m->version[0] ? m->version : "?");
+	else
+		printf("module:      absent (%s): %s\n",
+		       msl_absence_word(st->absent.why), st->absent.text);
+	if (m->loaded) {
+		if (!m->params.enabled)
+			printf("policy:      off (enabled=N): reclaim as stock, decisions still traced\n");
+		else
+			printf("policy:      %s: %s\n",
+			       msl_policy_name(m->params.policy),
+			       policy_text[m->params.policy]);
+		printf("parameters:  policy=%s %s keep_v1_reclaim=%s%s\n",
+		       msl_policy_name(m->params.policy),
+		       msl_params_fmt(&m->params, buf, sizeof(buf)),
+		       m->keep_v1_reclaim ? "Y" : "N",
+		       m->params_read ? "" : " (not all readable)");
+		printf("gate:        %s (priority_threshold=%s)\n",
+		       st->ctl && ctl_value(st->ctl, "gate", buf, sizeof(buf)) ?
+		       buf : msl_gate_name(msl_gate_of(&m->params)),
+		       msl_threshold_fmt(m->params.priority_threshold, t,
+					 sizeof(t)));
+		if (st->ctl && ctl_value(st->ctl, "gating", buf, sizeof(buf)))
+			printf("gating:      %s\n", buf);
+		hooks_text(st, buf, sizeof(buf));
+		printf("hooks:       %s\n", buf);
+		if (st->ctl && ctl_value(st->ctl, "rules", buf, sizeof(buf)))
+			printf("rules:       %s (%s)\n", buf, MSL_CTL_RULES);
+	}
+	printf("kernel:      %s\n", st->kernel);
+	if (st->have_fs)
+		printf("cgroup:      v%d, memory hierarchy at %s\n",
+		       st->fs.version, st->fs.mount);
 	else
 		printf("cgroup:      no memory cgroup hierarchy mounted\n");
-	if (lru[0])
+	if (st->lru[0])
 		printf("lru:         %s (lru_gen/enabled %s)\n",
-		       mglru_on ? "MGLRU" : "classic", lru);
+		       st->mglru_on ? "MGLRU" : "classic", st->lru);
 	else
 		printf("lru:         classic (no MGLRU in this kernel)\n");
-
-	if (m.loaded) {
-		const char *now = mglru_on && mglru_sym == 1 ?
-			"try_to_shrink_lruvec (MGLRU's memcg LRU)" :
-			"shrink_lruvec";
-
-		if (read_kprobes(state) < 0) {
-			printf("hooks:       unknown: %s is not readable (mount -t debugfs none /sys/kernel/debug)\n",
-			       KPROBES_LIST);
-		} else {
-			printf("hooks:      ");
-			for (i = 0, n = 0; i < NR_HOOKS; i++)
-				if (state[i] == 1)
-					printf("%s %s", n++ ? "," : "",
-					       hook_syms[i]);
-			printf("%s\n", n ? "" : " none registered");
-			if (state[1] != 1 || state[0] != 1)
-				printf("             (shrink_node and shrink_lruvec should be hooked: see dmesg)\n");
-		}
+	if (m->loaded)
 		printf("reclaim:     global reclaim of a memcg goes through %s%s\n",
-		       now, mglru_on && mglru_sym == 0 ?
+		       reclaim_path(st), st->mglru_on && st->mglru_sym == 0 ?
 		       " (this kernel's MGLRU runs inside it)" : "");
-		if (have_fs && fs.version == 2) {
-			n = msl_v2limits_load(&v2);
-			if (!n) {
-				printf("soft limits: %zu set (%s)\n", v2.n,
-				       MSL_CTL_LIMITS);
-				msl_v2limits_free(&v2);
-			} else {
-				printf("soft limits: %s: %s\n", MSL_CTL_LIMITS,
-				       strerror(-n));
-			}
-		}
+	if (st->limits >= 0)
+		printf("soft limits: %ld set (%s)\n", st->limits,
+		       st->fs.version == 1 ? "memory.soft_limit_in_bytes" :
+		       MSL_CTL_LIMITS);
+}
+
+static void json_str_or_null(const char *key, const char *v, bool comma)
+{
+	printf("\"%s\":", key);
+	if (v)
+		msl_put_json_str(stdout, v);
+	else
+		fputs("null", stdout);
+	if (comma)
+		putchar(',');
+}
+
+static void print_json(const struct status *st)
+{
+	const struct msl_module *m = &st->m;
+	char buf[512], t[16];
+
+	printf("{\"loaded\":%s,", m->loaded ? "true" : "false");
+	json_str_or_null("absent", m->loaded ? NULL :
+			 msl_absence_word(st->absent.why), true);
+	json_str_or_null("why", m->loaded ? NULL : st->absent.text, true);
+	json_str_or_null("kernel_log", m->loaded || !st->absent.detail[0] ?
+			 NULL : st->absent.detail, true);
+	json_str_or_null("version", m->loaded ? m->version : NULL, true);
+	if (m->loaded) {
+		printf("\"params\":{\"enabled\":%s,\"policy\":\"%s\",\"priority_threshold\":\"%s\",\"unset\":\"%s\",\"keep_v1_reclaim\":%s},",
+		       m->params.enabled ? "true" : "false",
+		       msl_policy_name(m->params.policy),
+		       msl_threshold_fmt(m->params.priority_threshold, t,
+					 sizeof(t)),
+		       msl_unset_name(m->params.unset),
+		       m->keep_v1_reclaim ? "true" : "false");
+		json_str_or_null("gate", st->ctl && ctl_value(st->ctl, "gate", buf, sizeof(buf)) ?
+				 buf : msl_gate_name(msl_gate_of(&m->params)), true);
+		json_str_or_null("gating", st->ctl ? ctl_value(st->ctl, "gating", buf, sizeof(buf)) : NULL, true);
+		hooks_text(st, buf, sizeof(buf));
+		json_str_or_null("hooks", buf, true);
+		json_str_or_null("rules", st->ctl ? ctl_value(st->ctl, "rules", buf, sizeof(buf)) : NULL, true);
+		json_str_or_null("reclaim", reclaim_path(st), true);
 	}
-	if (have_fs && fs.version == 1) {
-		n = count_v1_limits(&fs);
-		if (n >= 0)
-			printf("soft limits: %d set (memory.soft_limit_in_bytes)\n",
-			       n);
+	json_str_or_null("kernel", st->kernel, true);
+	if (st->have_fs) {
+		printf("\"cgroup_version\":%d,", st->fs.version);
+		json_str_or_null("cgroup_mount", st->fs.mount, true);
 	}
-	if (!m.loaded) {
-		msl_err(MSL_NOT_LOADED);
+	json_str_or_null("lru", st->lru[0] && st->mglru_on ? "mglru" : "classic", true);
+	printf("\"soft_limits\":%ld}\n", st->limits);
+}
+
+static const struct msl_optuse status_opts[] = {
+	{ MSL_OPT_JSON, "one JSON object" },
+	{ MSL_OPT_END, NULL },
+};
+
+static int cmd_status(const struct msl_cmdline *cl)
+{
+	struct status st;
+
+	gather(&st);
+	if (cl->json)
+		print_json(&st);
+	else
+		print_text(&st);
+	free(st.ctl);
+	if (!st.m.loaded) {
+		fflush(stdout);
+		msl_err("%s", st.absent.text);
 		return MSL_EXIT_ERR;
 	}
 	return MSL_EXIT_OK;
 }
+
+const struct msl_cmd msl_cmd_status = {
+	.name = "status", .fn = cmd_status, .opts = status_opts, .args = NULL,
+	.min_args = 0, .max_args = 0,
+	.help =
+	"The module (loaded, version, policy, parameters, gate, hooks, rules) or\n"
+	"precisely why it is absent (not built for this kernel, refused at load\n"
+	"with the kernel log's reason, refused for its signature under Secure\n"
+	"Boot or lockdown, or not loaded), the kernel, the LRU and the cgroup\n"
+	"version.  Exits 1 when the module is absent.",
+};

@@ -3,9 +3,11 @@
  * top: every interval, the cgroups that reclaim is hitting (reclaim
  * decisions, pages reclaimed) and sparing (skips), from the difference of
  * two snapshots.  A live screen on a terminal; --batch for logs and tests.
+ * top [INTERVAL [COUNT]]: every INTERVAL seconds (default 2), COUNT
+ * screens (else until q or a signal).
  */
+#define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "table.h"
 #include "trace.h"
 
 static struct termios saved_tty;
@@ -81,125 +84,241 @@ static const char *status_of(const struct msl_counts *c)
 	return "idle";
 }
 
-static void screen(FILE *f, const struct msl_table *t, const struct msl_cgfs *fs,
-		   const struct msl_module *m, const struct msl_v2limits *v2,
-		   double interval, bool all)
-{
-	char tbuf[32], b1[MSL_SIZE_BUF], b2[MSL_SIZE_BUF], b3[MSL_SIZE_BUF],
-	     b4[MSL_SIZE_BUF];
-	uint64_t ps = (uint64_t)sysconf(_SC_PAGESIZE), usage;
-	uint64_t tot_rec = 0, tot_skip = 0, tot_pages = 0;
-	time_t now = time(NULL);
-	struct msl_limit lim;
-	size_t i, shown = 0;
+enum {
+	COL_STATUS, COL_RECLAIM, COL_SKIP, COL_SCANNED, COL_RECLAIMED,
+	COL_USAGE, COL_SOFT_LIMIT, COL_ID, COL_CGROUP, NR_COLS,
+};
+static const struct msl_coldef top_cols[NR_COLS] = {
+	[COL_STATUS] = { "STATUS", "hit (reclaimed, never skipped), spared (only skipped), mixed, idle", 6, 0, false },
+	[COL_RECLAIM] = { "RECLAIM", "decisions that let reclaim run in the interval", 6, 0, true },
+	[COL_SKIP] = { "SKIP", "skips in the interval", 6, 0, true },
+	[COL_SCANNED] = { "SCANNED", "pages scanned in the interval", 6, 0, true },
+	[COL_RECLAIMED] = { "RECLAIMED", "pages reclaimed in the interval", 6, 0, true },
+	[COL_USAGE] = { "USAGE", "memory in use now", 6, 0, true },
+	[COL_SOFT_LIMIT] = { "SOFT_LIMIT", "soft limit now (unset, max, a size)", 6, SCOLS_FL_RIGHT, false },
+	[COL_ID] = { "ID", "cgroup id", 6, 0, true },
+	[COL_CGROUP] = { "CGROUP", "the cgroup's path", 0.3, 0, false },
+};
+static const char top_default_cols[] =
+	"STATUS,RECLAIM,SKIP,SCANNED,RECLAIMED,USAGE,SOFT_LIMIT,CGROUP";
 
-	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&now));
+static const struct msl_optuse top_opts[] = {
+	{ MSL_OPT_BATCH, NULL },
+	{ MSL_OPT_JSON, "one JSON document per screen (implies --batch)" },
+	{ MSL_OPT_TIMESTAMP, NULL },
+	{ MSL_OPT_CGROUP, NULL },
+	{ MSL_OPT_SORT, "sort by decisions (default), path, id, reclaims, skips, scanned, reclaimed" },
+	{ MSL_OPT_REVERSE, NULL },
+	{ MSL_OPT_ALL, "idle cgroups too" },
+	{ MSL_OPT_OUTPUT, NULL },
+	{ MSL_OPT_WIDE, NULL },
+	{ MSL_OPT_RAW, NULL },
+	{ MSL_OPT_NOHEADINGS, NULL },
+	{ MSL_OPT_BYTES, NULL },
+	{ MSL_OPT_END, NULL },
+};
+
+struct screen {
+	const struct msl_cmdline *cl;
+	const struct msl_cgfs *fs;
+	const struct msl_module *m;
+	const struct msl_v2limits *v2;
+	struct msl_cols cols;
+	double interval;
+	double time;
+};
+
+static void size_cell(struct libscols_line *ln, size_t i, uint64_t bytes,
+		      bool raw_bytes)
+{
+	char buf[MSL_SIZE_BUF];
+
+	if (raw_bytes)
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
+	else
+		msl_size_fmt(bytes, buf, sizeof(buf));
+	scols_line_set_data(ln, i, buf);
+}
+
+static void fill(struct libscols_line *ln, const struct msl_row *r,
+		 const struct screen *s)
+{
+	char buf[MSL_SIZE_BUF];
+	struct msl_limit lim;
+	uint64_t usage;
+	size_t i;
+
+	for (i = 0; i < s->cols.n; i++) {
+		switch (s->cols.idx[i]) {
+		case COL_STATUS:
+			scols_line_set_data(ln, i, status_of(&r->c));
+			break;
+		case COL_RECLAIM:
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)msl_counts_reclaims(&r->c));
+			scols_line_set_data(ln, i, buf);
+			break;
+		case COL_SKIP:
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)msl_counts_skips(&r->c));
+			scols_line_set_data(ln, i, buf);
+			break;
+		case COL_SCANNED:
+			size_cell(ln, i, msl_page_bytes(msl_counts_scanned(&r->c)),
+				  s->cl->bytes || s->cl->json);
+			break;
+		case COL_RECLAIMED:
+			size_cell(ln, i, msl_page_bytes(msl_counts_reclaimed(&r->c)),
+				  s->cl->bytes || s->cl->json);
+			break;
+		case COL_USAGE:
+			if (r->path && !msl_cg_usage(s->fs, r->path, &usage))
+				size_cell(ln, i, usage, s->cl->bytes || s->cl->json);
+			break;
+		case COL_SOFT_LIMIT:
+			if (r->path && strcmp(r->path, "/") &&
+			    !msl_limit_get(s->fs, r->path, s->v2, &lim)) {
+				msl_limit_fmt(&lim, buf, sizeof(buf),
+					      s->cl->bytes || s->cl->json);
+				scols_line_set_data(ln, i, buf);
+			}
+			break;
+		case COL_ID:
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)r->id);
+			scols_line_set_data(ln, i, buf);
+			break;
+		case COL_CGROUP:
+			msl_scols_set(ln, i, r->path ? r->path : "(removed)",
+				      s->cl->json);
+			break;
+		}
+	}
+}
+
+static void put_time(FILE *f, double t)
+{
+	char tbuf[32];
+	time_t sec = (time_t)t;
+	struct tm tm;
+
+	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime_r(&sec, &tm));
+	fputs(tbuf, f);
+}
+
+static void header(FILE *f, const struct msl_table *t, const struct screen *s)
+{
+	char b1[MSL_SIZE_BUF], pbuf[128];
+	uint64_t tot_rec = 0, tot_skip = 0, tot_pages = 0;
+	const struct msl_module *m = s->m;
+	size_t i;
+
 	for (i = 0; i < t->n; i++) {
 		tot_rec += msl_counts_reclaims(&t->rows[i].c);
 		tot_skip += msl_counts_skips(&t->rows[i].c);
 		tot_pages += msl_counts_reclaimed(&t->rows[i].c);
 	}
-	fprintf(f, "memcg-softlimit top - %s, every %.1fs, snapshot %llu; policy %s, priority_threshold %d, unset_eligible %s\n",
-		tbuf, interval, (unsigned long long)t->seq,
+	fputs("memcg-softlimit top - ", f);
+	put_time(f, s->time);
+	fprintf(f, ", every %.1fs, snapshot %llu; policy %s, %s\n", s->interval,
+		(unsigned long long)t->seq,
 		m->params.enabled ? msl_policy_name(m->params.policy) : "OFF",
-		m->params.priority_threshold,
-		m->params.unset_eligible ? "Y" : "N");
+		msl_params_fmt(&m->params, pbuf, sizeof(pbuf)));
 	fprintf(f, "interval: %llu reclaim and %llu skip decisions, %s reclaimed; %llu cgroups tracked, untracked %llu, dying %llu, missed %llu\n",
 		(unsigned long long)tot_rec, (unsigned long long)tot_skip,
-		msl_size_fmt(tot_pages * ps, b1, sizeof(b1)),
+		msl_size_fmt(msl_page_bytes(tot_pages), b1, sizeof(b1)),
 		(unsigned long long)t->nr_tracked,
 		(unsigned long long)t->untracked, (unsigned long long)t->dying,
 		(unsigned long long)t->missed);
-	fprintf(f, "%-6s %9s %9s %9s %9s %9s %10s  %s\n", "STATUS", "RECLAIM",
-		"SKIP", "SCANNED", "RECLAIMED", "USAGE", "SOFT_LIMIT", "CGROUP");
+}
+
+static int screen(FILE *f, const struct msl_table *t, const struct screen *s)
+{
+	const struct msl_cmdline *cl = s->cl;
+	struct libscols_table *tb;
+	struct libscols_line *ln;
+	size_t i, shown = 0, json_len = 0;
+	char *json = NULL, *p;
+	FILE *out = f;
+
+	if (cl->json) {
+		fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"seq\":%llu,\"nr_tracked\":%llu,\"untracked\":%llu,\"dying\":%llu,\"missed\":%llu,\n",
+			s->time, s->interval, (unsigned long long)t->seq,
+			(unsigned long long)t->nr_tracked,
+			(unsigned long long)t->untracked,
+			(unsigned long long)t->dying,
+			(unsigned long long)t->missed);
+	} else if (!cl->raw && !cl->noheadings) {
+		header(f, t, s);
+	} else if (cl->timestamp) {
+		put_time(f, s->time);
+		fputc('\n', f);
+	}
+	/*
+	 * libsmartcols writes JSON as a whole document: it goes to memory,
+	 * and its members follow ours in one object.
+	 */
+	if (cl->json) {
+		out = open_memstream(&json, &json_len);
+		if (!out)
+			return -1;
+	}
+	tb = msl_scols_new(cl, top_cols, &s->cols, out);
+	if (!tb) {
+		if (cl->json)
+			fclose(out);
+		free(json);
+		return -1;
+	}
 	for (i = 0; i < t->n; i++) {
 		const struct msl_row *r = &t->rows[i];
 
-		if (!all && msl_counts_zero(&r->c))
+		if (!cl->all && msl_counts_zero(&r->c))
 			continue;
+		if (!msl_path_under(cl->cgroup, r->path))
+			continue;
+		ln = scols_table_new_line(tb, NULL);
+		if (!ln)
+			break;
+		fill(ln, r, s);
 		shown++;
-		snprintf(b3, sizeof(b3), "-");
-		snprintf(b4, sizeof(b4), "-");
-		if (r->path && !msl_cg_usage(fs, r->path, &usage))
-			msl_size_fmt(usage, b3, sizeof(b3));
-		if (r->path && strcmp(r->path, "/") &&
-		    !msl_limit_get(fs, r->path, v2, &lim))
-			msl_limit_fmt(&lim, b4, sizeof(b4), false);
-		fprintf(f, "%-6s %9llu %9llu %9s %9s %9s %10s  ", status_of(&r->c),
-			(unsigned long long)msl_counts_reclaims(&r->c),
-			(unsigned long long)msl_counts_skips(&r->c),
-			msl_size_fmt(msl_counts_scanned(&r->c) * ps, b1, sizeof(b1)),
-			msl_size_fmt(msl_counts_reclaimed(&r->c) * ps, b2, sizeof(b2)),
-			b3, b4);
-		msl_put_cgroup(f, r->path);
-		fputc('\n', f);
 	}
-	if (!shown)
+	msl_scols_print(tb, cl, top_cols, &s->cols, out);
+	if (cl->json)
+		fflush(out);
+	scols_unref_table(tb);
+	if (cl->json) {
+		fclose(out);
+		/* (its members, without the opening brace and blanks) */
+		p = json ? strchr(json, '{') : NULL;
+		fputs(p ? p + 1 + strspn(p + 1, " \n") : "\"cgroups\":[]}\n", f);
+		free(json);
+	} else if (!shown && !cl->raw) {
 		fprintf(f, "(no reclaim decisions in this interval)\n");
+	}
+	return 0;
 }
 
-int cmd_top(int argc, char **argv)
+static int cmd_top(const struct msl_cmdline *cl)
 {
-	static const struct option opts[] = {
-		{ "delay", required_argument, NULL, 'd' },
-		{ "batch", no_argument, NULL, 'b' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "reverse", no_argument, NULL, 'r' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
 	struct msl_table prev = { 0 }, cur = { 0 }, delta = { 0 };
-	enum msl_sort key = MSL_SORT_DECISIONS;
-	bool batch = false, reverse = false, all = false;
 	struct msl_v2limits v2 = { 0 };
 	struct msl_cgmap map = { 0 };
-	double interval = 2;
-	long count = -1, n;
-	struct msl_live live;
+	struct msl_live live = { 0 };
+	struct screen s = { .cl = cl, .v2 = &v2 };
+	bool batch = cl->batch || cl->json;
 	struct msl_module m;
+	struct timespec now;
 	struct msl_cgfs fs;
 	const char *why;
-	char *end;
-	int c, ret = MSL_EXIT_ERR;
+	int ret;
+	long n;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:bn:s:rah", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (msl_seconds_parse(optarg, &interval)) {
-				msl_err("bad delay '%s': seconds, e.g. 2 or 0.5", optarg);
-				return MSL_EXIT_USAGE;
-			}
-			break;
-		case 'b':
-			batch = true;
-			break;
-		case 'n':
-			errno = 0;
-			count = strtol(optarg, &end, 10);
-			if (errno || *end || count <= 0) {
-				msl_err("bad count '%s': a number of screens, 1 or more", optarg);
-				return MSL_EXIT_USAGE;
-			}
-			break;
-		case 's':
-			if (msl_sort_parse(optarg, &key)) {
-				msl_err("bad sort key '%s': one of %s", optarg, msl_sort_keys);
-				return MSL_EXIT_USAGE;
-			}
-			break;
-		case 'r':
-			reverse = true;
-			break;
-		case 'a':
-			all = true;
-			break;
-		default:
-			return msl_usage("top", c != 'h');
-		}
-	}
-	if (argc != optind)
-		return msl_usage("top", true);
+	ret = msl_cols_from_cmdline(cl, top_cols, NR_COLS, top_default_cols,
+				    &s.cols);
+	if (ret)
+		return ret < 0 ? MSL_EXIT_USAGE : MSL_EXIT_OK;
+	ret = MSL_EXIT_ERR;
+	s.interval = cl->interval > 0 ? cl->interval : 2;
+	s.fs = &fs;
+	s.m = &m;
 	if (!isatty(STDOUT_FILENO))
 		batch = true;
 	if (msl_open_fs(&fs))
@@ -220,11 +339,11 @@ int cmd_top(int argc, char **argv)
 	if (!batch) {
 		tty_setup();
 		printf("\033[H\033[2J%s top: first screen in %.1f s (q quits)\n",
-		       MSL_PROG, interval);
+		       MSL_PROG, s.interval);
 		fflush(stdout);
 	}
-	for (n = 0; count < 0 || n < count; n++) {
-		if (wait_key(interval))
+	for (n = 0; cl->count < 0 || n < cl->count; n++) {
+		if (wait_key(s.interval))
 			break;
 		if (msl_live_snapshot(&live, &cur, &why)) {
 			if (msl_stop)
@@ -232,6 +351,8 @@ int cmd_top(int argc, char **argv)
 			msl_err("%s", why);
 			goto out;
 		}
+		clock_gettime(CLOCK_REALTIME, &now);
+		s.time = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 		if (msl_table_delta(&delta, &cur, &prev) ||
 		    msl_table_copy(&prev, &cur)) {
 			msl_err("out of memory");
@@ -242,11 +363,15 @@ int cmd_top(int argc, char **argv)
 		if (fs.version == 2)
 			msl_v2limits_load(&v2);
 		msl_table_resolve_fresh(&delta, &map, &fs);
-		msl_table_sort(&delta, key, reverse);
+		msl_table_sort(&delta, cl->sort_set ? cl->sort :
+			       MSL_SORT_DECISIONS, cl->reverse);
 		if (!batch)
 			fputs("\033[H\033[2J", stdout);
-		screen(stdout, &delta, &fs, &m, &v2, interval, all);
-		if (batch)
+		if (screen(stdout, &delta, &s)) {
+			msl_err("out of memory");
+			goto out;
+		}
+		if (batch && !cl->json)
 			putchar('\n');
 		fflush(stdout);
 	}
@@ -261,3 +386,15 @@ out:
 	msl_cgmap_free(&map);
 	return ret;
 }
+
+const struct msl_cmd msl_cmd_top = {
+	.name = "top", .fn = cmd_top, .opts = top_opts,
+	.args = "[INTERVAL [COUNT]]", .min_args = 0, .max_args = 0,
+	.flags = MSL_ARGS_INTERVAL,
+	.help =
+	"The cgroups reclaim is hitting and sparing, every INTERVAL seconds\n"
+	"(default 2), COUNT screens (else until q or Ctrl-C): STATUS, reclaim and\n"
+	"skip decisions, pages scanned and reclaimed in the interval, usage and\n"
+	"soft limit now.  On a terminal a live screen; else (or --batch) plain\n"
+	"screens one after another.",
+};

@@ -2,15 +2,17 @@
 /*
  * tree: every cgroup of the memory hierarchy with its usage and soft limit,
  * over or under, what the first pass of global reclaim would decide now
- * (msl_decide() on its chain), and its decision totals (one snapshot).
+ * (msl_decide() on its chain), and its decision totals (one snapshot);
+ * drawn by libsmartcols, which also gives -o, --raw and --json (nested
+ * "children", as lsblk's).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "table.h"
 #include "trace.h"
 
 struct node_info {
@@ -111,71 +113,220 @@ static uint64_t largest_excess(const struct msl_cgmap *map,
 	return max;
 }
 
-static void put_prefix(FILE *f, const struct msl_cgmap *map, size_t i,
-		       int base)
-{
-	bool last[512];
-	const struct msl_cgnode *n = &map->nodes[i];
-	int d, depth = n->depth - base;
-	size_t j = i;
+enum {
+	COL_CGROUP, COL_ID, COL_USAGE, COL_SOFT_LIMIT, COL_LIMIT, COL_OVER,
+	COL_FIRST_PASS, COL_RECLAIM, COL_SKIP, COL_RECLAIMED, NR_COLS,
+};
+static const struct msl_coldef tree_cols[NR_COLS] = {
+	[COL_CGROUP] = { "CGROUP", "the cgroup, drawn as a tree", 0.3, SCOLS_FL_TREE, false },
+	[COL_ID] = { "ID", "cgroup id", 6, 0, true },
+	[COL_USAGE] = { "USAGE", "memory in use", 6, 0, true },
+	[COL_SOFT_LIMIT] = { "SOFT_LIMIT", "soft limit (unset, max, a size)", 6, SCOLS_FL_RIGHT, false },
+	[COL_LIMIT] = { "LIMIT", "where the limit comes from: unset, set, max, v1", 5, 0, false },
+	[COL_OVER] = { "OVER", "over its own soft limit", 4, 0, false },
+	[COL_FIRST_PASS] = { "FIRST_PASS", "what a first pass of global reclaim decides now (reason)", 20, 0, false },
+	[COL_RECLAIM] = { "RECLAIM", "decisions that let reclaim run (one snapshot)", 6, 0, true },
+	[COL_SKIP] = { "SKIP", "skips (one snapshot)", 6, 0, true },
+	[COL_RECLAIMED] = { "RECLAIMED", "pages reclaimed (one snapshot)", 6, 0, true },
+};
+static const char tree_default_cols[] =
+	"CGROUP,USAGE,SOFT_LIMIT,OVER,FIRST_PASS,RECLAIM,SKIP,RECLAIMED";
+static const char tree_default_cols_nocounts[] =
+	"CGROUP,USAGE,SOFT_LIMIT,OVER,FIRST_PASS";
 
-	if (depth <= 0 || depth >= 512)
-		return;
-	/* Walk up to learn, per level, whether that ancestor was a last child. */
-	for (d = depth; d >= 1; d--) {
-		while (map->nodes[j].depth - base > d)
-			j--;
-		last[d] = map->nodes[j].last;
+static const struct msl_optuse tree_opts[] = {
+	{ MSL_OPT_NO_COUNTERS, "no decision totals (no snapshot; no module needed)" },
+	{ MSL_OPT_POLICY, NULL },
+	{ MSL_OPT_JSON, "JSON: each cgroup with its \"children\"" },
+	{ MSL_OPT_OUTPUT, NULL },
+	{ MSL_OPT_WIDE, NULL },
+	{ MSL_OPT_RAW, NULL },
+	{ MSL_OPT_NOHEADINGS, NULL },
+	{ MSL_OPT_BYTES, NULL },
+	{ MSL_OPT_END, NULL },
+};
+
+struct tree {
+	const struct msl_cmdline *cl;
+	const struct msl_cgfs *fs;
+	const struct msl_cgmap *map;
+	const struct msl_module *m;
+	const struct node_info *info;
+	const struct msl_table *snap;	/* NULL: no counters */
+	struct msl_cols cols;
+	uint64_t excess_max, ps;
+};
+
+static void cell_size(struct libscols_line *ln, size_t col, uint64_t bytes,
+		      const struct tree *t)
+{
+	char buf[MSL_SIZE_BUF];
+
+	if (t->cl->bytes || t->cl->json)
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
+	else
+		msl_size_fmt(bytes, buf, sizeof(buf));
+	scols_line_set_data(ln, col, buf);
+}
+
+static void cell_u64(struct libscols_line *ln, size_t col, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	scols_line_set_data(ln, col, buf);
+}
+
+/* What a first pass decides now, "reclaim 63% (over)" under excess. */
+static void first_pass(const struct tree *t, size_t i, char *fp, size_t len)
+{
+	const struct msl_cgnode *n = &t->map->nodes[i];
+	struct msl_step step = {
+		.kind = MSL_KIND_KSWAPD,
+		.is_root = n->depth == 0,
+		.effective_priority = MSL_DEF_PRIORITY,
+	};
+	struct walk wk = { t->info, (int)i };
+	struct msl_decision d;
+	unsigned int pct;
+
+	msl_decide(&t->m->params, &step, next_level, &wk, &d);
+	pct = msl_policy_ops(t->m->params.policy)->weighs_excess &&
+	      d.verdict == MSL_RECLAIM && d.excess ?
+	      msl_excess_percent(d.excess, t->excess_max) : 100;
+	if (pct < 100)
+		snprintf(fp, len, "%s %s%u%% (%s)", msl_verdict_name(d.verdict),
+			 d.excess * 100 < t->excess_max ? "<" : "", pct,
+			 msl_reason_name(d.reason));
+	else
+		snprintf(fp, len, "%s (%s)", msl_verdict_name(d.verdict),
+			 msl_reason_name(d.reason));
+}
+
+static void fill(struct libscols_line *ln, size_t i, int base,
+		 const struct tree *t)
+{
+	const struct msl_cgnode *n = &t->map->nodes[i];
+	const struct node_info *in = &t->info[i];
+	struct msl_limit lim = { in->level.src, in->level.soft_limit * t->ps };
+	bool root = n->depth == 0, memcg = in->has_memcg || root;
+	const struct msl_row *row = t->snap ? msl_table_find(t->snap, n->id) :
+				    NULL;
+	char buf[64];
+	size_t c;
+
+	for (c = 0; c < t->cols.n; c++) {
+		switch (t->cols.idx[c]) {
+		case COL_CGROUP:
+			/* Drawn as a tree: the name; --raw: the whole path. */
+			msl_scols_set(ln, c, n->depth == base || t->cl->raw ?
+				      n->path : strrchr(n->path, '/') + 1,
+				      t->cl->json);
+			break;
+		case COL_ID:
+			cell_u64(ln, c, n->id);
+			break;
+		case COL_USAGE:
+			/* (the root's memory.current does not exist on v2) */
+			if (memcg && !(root && t->fs->version == 2))
+				cell_size(ln, c, in->level.usage * t->ps, t);
+			break;
+		case COL_SOFT_LIMIT:
+			if (!root && in->has_memcg) {
+				msl_limit_fmt(&lim, buf, sizeof(buf),
+					      t->cl->bytes || t->cl->json);
+				scols_line_set_data(ln, c, buf);
+			}
+			break;
+		case COL_LIMIT:
+			if (!root && in->has_memcg)
+				scols_line_set_data(ln, c, msl_limit_src_name(lim.src));
+			break;
+		case COL_OVER:
+			if (!root && in->has_memcg)
+				scols_line_set_data(ln, c, msl_level_over(&t->m->params, &in->level) ? "yes" : "no");
+			break;
+		case COL_FIRST_PASS:
+			if (!memcg) {
+				scols_line_set_data(ln, c, "- (no memcg)");
+				break;
+			}
+			first_pass(t, i, buf, sizeof(buf));
+			scols_line_set_data(ln, c, buf);
+			break;
+		case COL_RECLAIM:
+			if (t->snap)
+				cell_u64(ln, c, row ? msl_counts_reclaims(&row->c) : 0);
+			break;
+		case COL_SKIP:
+			if (t->snap)
+				cell_u64(ln, c, row ? msl_counts_skips(&row->c) : 0);
+			break;
+		case COL_RECLAIMED:
+			if (t->snap)
+				cell_size(ln, c, row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0, t);
+			break;
+		}
 	}
-	for (d = 1; d < depth; d++)
-		fputs(last[d] ? "    " : "|   ", f);
-	fputs(last[depth] ? "`-- " : "|-- ", f);
 }
 
-static size_t name_width(const struct msl_cgmap *map, size_t i, int base)
+/* The subtree of map index @first, one libsmartcols line per cgroup. */
+static int print_tree(const struct tree *t, size_t first)
 {
-	const struct msl_cgnode *n = &map->nodes[i];
-	const char *name = strrchr(n->path, '/');
+	struct libscols_line **parents, *ln;
+	struct libscols_table *tb;
+	int base = t->map->nodes[first].depth, depth;
+	size_t i;
 
-	if (n->depth == base)
-		return msl_text_width(n->path);
-	return 4 * (size_t)(n->depth - base) + msl_text_width(name + 1);
+	tb = msl_scols_new(t->cl, tree_cols, &t->cols, stdout);
+	parents = calloc(t->map->n + 1, sizeof(*parents));
+	if (!tb || !parents) {
+		scols_unref_table(tb);
+		free(parents);
+		return -1;
+	}
+	for (i = first; i < t->map->n; i++) {
+		depth = t->map->nodes[i].depth - base;
+		if (i > first && depth <= 0)
+			break;
+		ln = scols_table_new_line(tb, depth > 0 ? parents[depth - 1] :
+					  NULL);
+		if (!ln)
+			break;
+		parents[depth] = ln;
+		fill(ln, i, base, t);
+	}
+	scols_print_table(tb);
+	scols_unref_table(tb);
+	free(parents);
+	return 0;
 }
 
-int cmd_tree(int argc, char **argv)
+static int cmd_tree(const struct msl_cmdline *cl)
 {
-	static const struct option opts[] = {
-		{ "no-counters", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
-	char cgpath[PATH_MAX], msg[PATH_MAX * 3], buf[MSL_SIZE_BUF];
+	char cgpath[PATH_MAX], msg[PATH_MAX * 3];
 	struct msl_v2limits v2 = { 0 };
 	struct msl_table snap = { 0 };
 	struct msl_cgmap map = { 0 };
 	struct node_info *info = NULL;
-	bool counters = true, have_counters = false;
-	size_t i, first = 0, end, width = 6, w;
-	int fpw = 24;
-	uint64_t excess_max = 0;
-	struct msl_live live;
+	struct msl_live live = { 0 };
+	struct tree t = { .cl = cl };
+	const struct msl_policy_ops *ops;
 	struct msl_module m;
 	struct msl_cgfs fs;
+	size_t first = 0;
 	const char *why;
-	uint64_t id, ps;
-	int c, ret, base;
+	uint64_t id;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+nh", opts, NULL)) != -1) {
-		if (c == 'n')
-			counters = false;
-		else
-			return msl_usage("tree", c != 'h');
-	}
-	if (argc - optind > 1)
-		return msl_usage("tree", true);
+	ret = msl_cols_from_cmdline(cl, tree_cols, NR_COLS, tree_default_cols,
+				    &t.cols);
+	if (ret)
+		return ret < 0 ? MSL_EXIT_USAGE : MSL_EXIT_OK;
 	ret = msl_open_fs(&fs);
 	if (ret)
 		return ret;
-	ret = msl_cg_resolve(&fs, argc > optind ? argv[optind] : "/", 0,
+	ret = msl_cg_resolve(&fs, cl->nargs ? cl->args[0] : "/", 0,
 			     cgpath, sizeof(cgpath), &id, msg, sizeof(msg));
 	if (ret) {
 		msl_err("%s", msg);
@@ -183,7 +334,10 @@ int cmd_tree(int argc, char **argv)
 	}
 	msl_signals_install();
 	msl_module_read(&m);
-	ps = (uint64_t)sysconf(_SC_PAGESIZE);
+	if (cl->policy >= 0)
+		m.params.policy = cl->policy;
+	ops = msl_policy_ops(m.params.policy);
+	t.ps = (uint64_t)sysconf(_SC_PAGESIZE);
 	ret = fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
 	if (ret)
 		msl_warn("cannot read %s (%s): soft limits shown as unset",
@@ -191,119 +345,75 @@ int cmd_tree(int argc, char **argv)
 	ret = msl_cgmap_build(&map, &fs);
 	if (ret) {
 		msl_err("cannot walk %s: %s", fs.mount, strerror(-ret));
-		return MSL_EXIT_ERR;
+		ret = MSL_EXIT_ERR;
+		goto out;
 	}
-	if (counters && m.loaded) {
+	if (!cl->no_counters && m.loaded) {
 		if (msl_live_open(&live, map.n, &why) ||
 		    msl_live_snapshot(&live, &snap, &why))
 			msl_warn("no decision totals: %s", why);
 		else
-			have_counters = true;
+			t.snap = &snap;
 		msl_live_close(&live);
 	}
+	/* No totals: no empty columns for them, unless -o asked. */
+	if (!t.snap && !cl->output && !cl->wide)
+		msl_cols_select(tree_cols, NR_COLS, tree_default_cols_nocounts,
+				NULL, &t.cols, msg, sizeof(msg));
 	info = calloc(map.n ? map.n : 1, sizeof(*info));
 	if (!info) {
 		msl_err("out of memory");
-		return MSL_EXIT_ERR;
+		ret = MSL_EXIT_ERR;
+		goto out;
 	}
-	fill_info(&fs, &map, &v2, info, ps);
-	if (m.params.policy == MSL_POLICY_WALK)
+	fill_info(&fs, &map, &v2, info, t.ps);
+	if (ops->reads_siblings)
 		fill_sibling_over(&map, &m.params, info);
-	if (m.params.policy == MSL_POLICY_EXCESS) {
-		excess_max = largest_excess(&map, &m.params, info);
-		fpw = 28;
-	}
-
+	if (ops->weighs_excess)
+		t.excess_max = largest_excess(&map, &m.params, info);
 	while (first < map.n && map.nodes[first].id != id)
 		first++;
 	if (first == map.n) {
 		msl_err("%s vanished while walking the hierarchy", cgpath);
-		return MSL_EXIT_ERR;
+		ret = MSL_EXIT_ERR;
+		goto out;
 	}
-	base = map.nodes[first].depth;
-	for (end = first + 1; end < map.n && map.nodes[end].depth > base; end++)
-		;
-	for (i = first; i < end; i++) {
-		w = name_width(&map, i, base);
-		if (w > width)
-			width = w;
+	t.fs = &fs;
+	t.map = &map;
+	t.m = &m;
+	t.info = info;
+	if (print_tree(&t, first)) {
+		msl_err("out of memory");
+		ret = MSL_EXIT_ERR;
+		goto out;
 	}
-	if (width > 60)
-		width = 60;
-
-	printf("%-*s %9s %10s %5s  %-*s", (int)width, "CGROUP", "USAGE",
-	       "SOFT_LIMIT", "OVER", have_counters ? fpw : 0, "FIRST_PASS");
-	if (have_counters)
-		printf(" %9s %9s %9s", "RECLAIM", "SKIP", "RECLAIMED");
-	putchar('\n');
-	for (i = first; i < end; i++) {
-		const struct msl_cgnode *n = &map.nodes[i];
-		const struct node_info *in = &info[i];
-		struct msl_step step = {
-			.kind = MSL_KIND_KSWAPD,
-			.is_root = n->depth == 0,
-			.effective_priority = MSL_DEF_PRIORITY,
-		};
-		struct walk wk = { info, (int)i };
-		struct msl_decision d;
-		struct msl_limit lim = { in->level.src, in->level.soft_limit * ps };
-		const struct msl_row *row;
-		unsigned int pct;
-		char fp[64];
-
-		put_prefix(stdout, &map, i, base);
-		msl_put_text(stdout, n->depth == base ? n->path :
-			     strrchr(n->path, '/') + 1);
-		w = name_width(&map, i, base);
-		printf("%*s", w < width ? (int)(width - w) : 0, "");
-		if (in->has_memcg || n->depth == 0)
-			printf(" %9s", n->depth == 0 && fs.version == 2 ? "-" :
-			       msl_size_fmt(in->level.usage * ps, buf, sizeof(buf)));
+	if (!cl->json && !cl->raw && !cl->noheadings) {
+		if (!m.loaded)
+			printf("# %s; FIRST_PASS with the module's default parameters\n",
+			       msl_module_absent_why());
+		else if (ops->weighs_excess)
+			printf("# FIRST_PASS under policy %s: a share (N%%) is the part of first-pass steps that reclaim the cgroup (the others skip it, excess_share), its excess over the largest now\n",
+			       msl_policy_name(m.params.policy));
 		else
-			printf(" %9s", "-");
-		if (n->depth == 0 || !in->has_memcg) {
-			printf(" %10s %5s  %-*s", "-", "-", have_counters ? fpw : 0,
-			       n->depth == 0 ? "reclaim (root)" : "- (no memcg)");
-		} else {
-			msl_limit_fmt(&lim, buf, sizeof(buf), false);
-			msl_decide(&m.params, &step, next_level, &wk, &d);
-			pct = m.params.policy == MSL_POLICY_EXCESS &&
-			      d.verdict == MSL_RECLAIM && d.excess ?
-			      msl_excess_percent(d.excess, excess_max) : 100;
-			if (pct < 100)
-				snprintf(fp, sizeof(fp), "%s %s%u%% (%s)",
-					 msl_verdict_name(d.verdict),
-					 d.excess * 100 < excess_max ? "<" : "",
-					 pct, msl_reason_name(d.reason));
-			else
-				snprintf(fp, sizeof(fp), "%s (%s)",
-					 msl_verdict_name(d.verdict),
-					 msl_reason_name(d.reason));
-			printf(" %10s %5s  %-*s", buf,
-			       msl_level_over(&m.params, &in->level) ? "yes" : "no",
-			       have_counters ? fpw : 0, fp);
-		}
-		if (have_counters) {
-			row = msl_table_find(&snap, n->id);
-			printf(" %9llu %9llu %9s",
-			       row ? (unsigned long long)msl_counts_reclaims(&row->c) : 0ULL,
-			       row ? (unsigned long long)msl_counts_skips(&row->c) : 0ULL,
-			       msl_size_fmt(row ? msl_counts_reclaimed(&row->c) * ps : 0,
-					    buf, sizeof(buf)));
-		}
-		putchar('\n');
+			printf("# FIRST_PASS under policy %s, %s\n",
+			       msl_policy_name(m.params.policy),
+			       msl_params_fmt(&m.params, msg, sizeof(msg)));
 	}
-	if (!m.loaded)
-		printf("# %s; FIRST_PASS uses the module's default parameters\n",
-		       MSL_NOT_LOADED);
-	else if (m.params.policy == MSL_POLICY_EXCESS)
-		printf("# FIRST_PASS under policy excess: a share (N%%) is the part of first-pass steps that reclaim the cgroup (the others skip it, excess_share), its excess over the largest now\n");
-	else if (m.params.policy != MSL_POLICY_V8)
-		printf("# FIRST_PASS under policy %s\n",
-		       msl_policy_name(m.params.policy));
+	ret = MSL_EXIT_OK;
+out:
 	free(info);
 	msl_cgmap_free(&map);
 	msl_v2limits_free(&v2);
 	msl_table_free(&snap);
-	return MSL_EXIT_OK;
+	return ret;
 }
+
+const struct msl_cmd msl_cmd_tree = {
+	.name = "tree", .fn = cmd_tree, .opts = tree_opts, .args = "[PATH]",
+	.min_args = 0, .max_args = 1,
+	.help =
+	"The cgroup tree (below PATH, by default all of it) with usage, soft\n"
+	"limit, over or under, what the first pass of global reclaim would decide\n"
+	"now (the module's policy code, with its parameters), and the decision\n"
+	"totals of each cgroup from one snapshot.",
+};

@@ -81,25 +81,22 @@ void msl_put_cgroup(FILE *f, const char *path)
 		fputs("(removed)", f);
 }
 
-size_t msl_text_width(const char *str)
+void msl_put_utf8_safe(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str), k, w = 0;
+	size_t n = strlen(str), k;
 
 	while (n) {
 		k = msl_utf8_seq(s, n);
-		if (k == 0 || *s < 0x20 || *s == 0x7f) {
-			w += 4;
+		if (k == 0) {
+			put_hex(f, "\\", *s);
 			k = 1;
-		} else if (*s == '\\') {
-			w += 2;
 		} else {
-			w += 1;		/* wide characters count as one */
+			fwrite(s, 1, k, f);
 		}
 		s += k;
 		n -= k;
 	}
-	return w;
 }
 
 void msl_put_json_str(FILE *f, const char *str)

@@ -42,6 +42,10 @@ void msl_explain(const struct msl_params *params, enum msl_kind kind,
 
 		rows[i].priority = step.effective_priority;
 		msl_decide(params, &step, next_level, &c, &rows[i].d);
+		step.retry = true;
+		c.at = 0;
+		msl_decide(params, &step, next_level, &c, &rows[i].d_retry);
+		step.retry = false;
 		step.nothing_eligible = true;
 		c.at = 0;
 		msl_decide(params, &step, next_level, &c,
@@ -126,20 +130,28 @@ const char *msl_explain_rule(const struct msl_params *params,
 		break;
 	case MSL_REASON_OVER:
 	case MSL_REASON_ANCESTOR_OVER:
-		if (l && l->src == MSL_LIMIT_UNSET)
-			snprintf(buf, len, "%s%s has no soft limit, which counts as 0 (unset_eligible=Y), and uses memory",
+		if (l && l->src == MSL_LIMIT_UNSET &&
+		    params->unset == MSL_UNSET_INHERIT)
+			snprintf(buf, len, "%s%s has no soft limit and none above it: its own pages are eligible (unset=inherit)",
 				 row->d.reason == MSL_REASON_OVER ? "" : "ancestor ",
 				 name_of(chain, i));
+		else if (l && l->src == MSL_LIMIT_UNSET)
+			snprintf(buf, len, "%s%s has no soft limit, which counts as 0 (unset=%s), and uses memory",
+				 row->d.reason == MSL_REASON_OVER ? "" : "ancestor ",
+				 name_of(chain, i), msl_unset_name(params->unset));
 		else
 			snprintf(buf, len, "%s%s is over its soft limit",
 				 row->d.reason == MSL_REASON_OVER ? "" : "ancestor ",
 				 name_of(chain, i));
-		if (params->policy == MSL_POLICY_EXCESS)
+		if (msl_policy_ops(params->policy)->weighs_excess)
 			excess_share_text(chain, &row->d, buf, len);
 		break;
 	case MSL_REASON_EXCESS_SHARE:
 		snprintf(buf, len, "excess: %s is over its soft limit, but by less than the largest excess: this is one of the steps that skip it",
 			 name_of(chain, i));
+		break;
+	case MSL_REASON_RETRY:
+		snprintf(buf, len, "the reclaimer's round over the eligible cgroups reclaimed nothing: it tries again with every cgroup (progress gate)");
 		break;
 	case MSL_REASON_NOTHING_ELIGIBLE:
 		snprintf(buf, len, "the last first pass on this node found nothing but the root eligible (V8 2/2)");
@@ -162,20 +174,20 @@ const char *msl_explain_rule(const struct msl_params *params,
 	return buf;
 }
 
-static void put_size(FILE *f, const char *fmt, uint64_t bytes)
+/* A size, right-aligned in @width columns (0: as it is). */
+static void put_size(FILE *f, int width, uint64_t bytes)
 {
 	char buf[MSL_SIZE_BUF];
 
-	fprintf(f, fmt, msl_size_fmt(bytes, buf, sizeof(buf)));
+	fprintf(f, "%*s", width, msl_size_fmt(bytes, buf, sizeof(buf)));
 }
 
 static void print_chain(FILE *f, const struct msl_params *params,
 			const struct msl_chain *chain, unsigned long page_size)
 {
+	const struct msl_policy_ops *ops = msl_policy_ops(params->policy);
+	bool walk = ops->reads_siblings, excess = ops->weighs_excess;
 	unsigned int i;
-
-	bool walk = params->policy == MSL_POLICY_WALK;
-	bool excess = params->policy == MSL_POLICY_EXCESS;
 
 	fprintf(f, "chain, from the cgroup up to below the root:\n");
 	fprintf(f, "  %10s %9s %10s %6s %5s %s%s %s\n", "ID", "USAGE",
@@ -185,13 +197,16 @@ static void print_chain(FILE *f, const struct msl_params *params,
 		const struct msl_level *l = &chain->level[i];
 
 		fprintf(f, "  %10llu", (unsigned long long)l->cgroup_id);
-		put_size(f, " %9s", l->usage * page_size);
+		fputc(' ', f);
+		put_size(f, 9, l->usage * page_size);
 		/* v1 has no max: a limit beyond 4 EiB is as good as one. */
 		if ((l->src == MSL_LIMIT_SET || l->src == MSL_LIMIT_V1) &&
-		    l->soft_limit < (1ULL << 62) / page_size)
-			put_size(f, " %10s", l->soft_limit * page_size);
-		else
+		    l->soft_limit < (1ULL << 62) / page_size) {
+			fputc(' ', f);
+			put_size(f, 10, l->soft_limit * page_size);
+		} else {
 			fprintf(f, " %10s", l->src == MSL_LIMIT_UNSET ? "-" : "max");
+		}
 		fprintf(f, " %6s %5s ", msl_limit_src_name(l->src),
 			msl_level_over(params, l) ? "yes" : "no");
 		if (walk)
@@ -200,7 +215,7 @@ static void print_chain(FILE *f, const struct msl_params *params,
 			uint64_t e = msl_level_excess(params, l);
 
 			if (e)
-				put_size(f, "%9s", e * page_size);
+				put_size(f, 9, e * page_size);
 			else
 				fprintf(f, "%9s", "-");
 		}
@@ -221,14 +236,16 @@ void msl_explain_print(FILE *f, const struct msl_params *params,
 	bool ne_differs = false;
 	int i, lo;
 
-	fprintf(f, "policy: %s, enabled=%s priority_threshold=%d unset_eligible=%s; reclaim kind %s\n",
+	char pbuf[128];
+
+	fprintf(f, "policy: %s, %s; reclaim kind %s\n",
 		msl_policy_name(params->policy),
-		params->enabled ? "Y" : "N", params->priority_threshold,
-		params->unset_eligible ? "Y" : "N", msl_kind_name(kind));
+		msl_params_fmt(params, pbuf, sizeof(pbuf)), msl_kind_name(kind));
 	print_chain(f, params, chain, page_size);
-	if (params->policy == MSL_POLICY_EXCESS) {
+	if (msl_policy_ops(params->policy)->weighs_excess) {
 		if (chain->excess_max) {
-			put_size(f, "largest excess now: %s", chain->excess_max * page_size);
+			fputs("largest excess now: ", f);
+			put_size(f, 0, chain->excess_max * page_size);
 			fputs(" (", f);
 			msl_put_cgroup(f, chain->excess_max_path);
 			fputs(")\n", f);
@@ -251,6 +268,17 @@ void msl_explain_print(FILE *f, const struct msl_params *params,
 		if (r->d.verdict != r->d_nothing_eligible.verdict)
 			ne_differs = true;
 	}
+	if (msl_gate_of(params) == MSL_GATE_PROGRESS &&
+	    rows[0].d.verdict != rows[0].d_retry.verdict) {
+		struct msl_explain_row retry = rows[0];
+
+		retry.d = rows[0].d_retry;
+		fprintf(f, "%4s %9s %7s  %-16s %s\n", "any", "",
+			msl_verdict_name(retry.d.verdict),
+			msl_reason_name(retry.d.reason),
+			msl_explain_rule(params, chain, &retry, rule,
+					 sizeof(rule)));
+	}
 	if (ne_differs)
 		fprintf(f, "\nA skip above becomes reclaim (nothing_eligible) while the last first pass on\n"
 			"the node found nothing but the root eligible (V8 2/2); the module keeps that\n"
@@ -261,4 +289,67 @@ void msl_explain_print(FILE *f, const struct msl_params *params,
 		"module counts passes from there: effective priority P is an sc->priority\n"
 		"in MGLRU_SC, and the first pass is skipped whatever priority MGLRU started\n"
 		"it at.  MGLRU is %s here.\n", mglru ? "on" : "off");
+}
+
+static void json_decision(FILE *f, const char *key,
+			  const struct msl_decision *d, uint64_t ps)
+{
+	fprintf(f, "\"%s\":{\"verdict\":\"%s\",\"reason\":\"%s\",\"decider_id\":%llu,\"excess\":%llu}",
+		key, msl_verdict_name(d->verdict), msl_reason_name(d->reason),
+		(unsigned long long)d->decider_id,
+		(unsigned long long)(d->excess * ps));
+}
+
+void msl_explain_json(FILE *f, const char *cgpath, uint64_t id, int cgroup_v,
+		      const struct msl_module *m, enum msl_kind kind,
+		      const struct msl_chain *chain,
+		      const struct msl_explain_row *rows, uint64_t ps)
+{
+	const struct msl_params *params = &m->params;
+	char rule[512], t[16];
+	unsigned int i;
+
+	fputs("{\"cgroup\":", f);
+	msl_put_json_str(f, cgpath);
+	fprintf(f, ",\"id\":%llu,\"cgroup_version\":%d,\"module_loaded\":%s,",
+		(unsigned long long)id, cgroup_v, m->loaded ? "true" : "false");
+	fprintf(f, "\"params\":{\"enabled\":%s,\"policy\":\"%s\",\"priority_threshold\":\"%s\",\"gate\":\"%s\",\"unset\":\"%s\"},",
+		params->enabled ? "true" : "false",
+		msl_policy_name(params->policy),
+		msl_threshold_fmt(params->priority_threshold, t, sizeof(t)),
+		msl_gate_name(msl_gate_of(params)),
+		msl_unset_name(params->unset));
+	fprintf(f, "\"kind\":\"%s\",\"page_size\":%llu,\"excess_max\":%llu,\n\"chain\":[",
+		msl_kind_name(kind), (unsigned long long)ps,
+		(unsigned long long)(chain->excess_max * ps));
+	for (i = 0; i < chain->n; i++) {
+		const struct msl_level *l = &chain->level[i];
+
+		fprintf(f, "%s\n{\"id\":%llu,\"path\":", i ? "," : "",
+			(unsigned long long)l->cgroup_id);
+		msl_put_json_str(f, chain->path[i] ? chain->path[i] : "?");
+		fprintf(f, ",\"usage\":%llu,\"limit\":\"%s\",\"soft_limit\":%llu,\"over\":%s,\"sibling_over\":%s,\"excess\":%llu}",
+			(unsigned long long)(l->usage * ps),
+			msl_limit_src_name(l->src),
+			(unsigned long long)(l->soft_limit * ps),
+			msl_level_over(params, l) ? "true" : "false",
+			l->sibling_over ? "true" : "false",
+			(unsigned long long)(msl_level_excess(params, l) * ps));
+	}
+	fputs("],\n\"priorities\":[", f);
+	for (i = 0; i <= MSL_DEF_PRIORITY; i++) {
+		fprintf(f, "%s\n{\"priority\":%d,", i ? "," : "",
+			rows[i].priority);
+		json_decision(f, "decision", &rows[i].d, ps);
+		fputc(',', f);
+		json_decision(f, "retry", &rows[i].d_retry, ps);
+		fputc(',', f);
+		json_decision(f, "nothing_eligible",
+			      &rows[i].d_nothing_eligible, ps);
+		fputs(",\"rule\":", f);
+		msl_put_json_str(f, msl_explain_rule(params, chain, &rows[i],
+						     rule, sizeof(rule)));
+		fputc('}', f);
+	}
+	fputs("\n]}\n", f);
 }

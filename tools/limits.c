@@ -224,7 +224,7 @@ int msl_limit_write(const struct msl_cgfs *fs, const char *cgpath, bool unset,
 		return -ENOMEM;
 	if (access(MSL_CTL_LIMITS, F_OK)) {
 		free(cmd);
-		*why = MSL_NOT_LOADED;
+		*why = msl_module_absent_why();
 		return -ENOENT;
 	}
 	ret = msl_write_file(MSL_CTL_LIMITS, cmd);

@@ -137,7 +137,7 @@ int msl_live_open(struct msl_live *l, size_t expect_rows, const char **why)
 	memset(l, 0, sizeof(*l));
 	l->expect_rows = expect_rows;
 	if (!msl_module_loaded()) {
-		*why = MSL_NOT_LOADED;
+		*why = msl_module_absent_why();
 		return -1;
 	}
 	dir = tracefs_tracing_dir();
@@ -222,7 +222,7 @@ int msl_live_snapshot(struct msl_live *l, struct msl_table *out,
 
 	ret = msl_write_file(MSL_CTL_SNAPSHOT, "1\n");
 	if (ret) {
-		*why = ret == -ENOENT ? MSL_NOT_LOADED :
+		*why = ret == -ENOENT ? msl_module_absent_why() :
 		       ret == -EPERM || ret == -EACCES ?
 		       "permission denied: run as root" :
 		       "cannot write " MSL_CTL_SNAPSHOT;
@@ -245,7 +245,7 @@ int msl_live_snapshot(struct msl_live *l, struct msl_table *out,
 	if (l->coll.nr_done == done_before) {
 		*why = msl_module_loaded() ?
 			"no snapshot_done event within a second: is tracing_on off, or the buffer too small?" :
-			MSL_NOT_LOADED;
+			msl_module_absent_why();
 		return -1;
 	}
 	if (l->coll.last_missing) {

@@ -16,8 +16,8 @@ void msl_params_default(struct msl_params *p)
 {
 	/* V8, and the module's defaults (module/params.c). */
 	p->enabled = true;
-	p->priority_threshold = MSL_DEF_PRIORITY;
-	p->unset_eligible = true;
+	p->priority_threshold = MSL_THRESHOLD_AUTO;
+	p->unset = MSL_UNSET_INHERIT;
 	p->policy = MSL_POLICY_V8;
 }
 
@@ -32,6 +32,26 @@ int msl_bool_word(const char *s, bool *out)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+const char *msl_threshold_fmt(int threshold, char *buf, size_t len)
+{
+	if (threshold == MSL_THRESHOLD_AUTO)
+		snprintf(buf, len, "auto");
+	else
+		snprintf(buf, len, "%d", threshold);
+	return buf;
+}
+
+const char *msl_params_fmt(const struct msl_params *p, char *buf, size_t len)
+{
+	char t[16];
+
+	snprintf(buf, len, "enabled=%s priority_threshold=%s unset=%s",
+		 p->enabled ? "Y" : "N",
+		 msl_threshold_fmt(p->priority_threshold, t, sizeof(t)),
+		 msl_unset_name(p->unset));
+	return buf;
 }
 
 static int read_param(const char *name, char *buf, size_t len)
@@ -49,10 +69,9 @@ static int read_param(const char *name, char *buf, size_t len)
 
 void msl_module_read(struct msl_module *m)
 {
-	char buf[64], *end;
+	char buf[64];
+	int threshold, v, ok = 0;
 	bool b;
-	long v;
-	int ok = 0;
 
 	memset(m, 0, sizeof(*m));
 	msl_params_default(&m->params);
@@ -66,16 +85,21 @@ void msl_module_read(struct msl_module *m)
 		m->params.enabled = b;
 		ok++;
 	}
-	if (!read_param("priority_threshold", buf, sizeof(buf))) {
-		v = strtol(buf, &end, 10);
-		if (end != buf && !*end && v >= 0 && v <= MSL_DEF_PRIORITY) {
-			m->params.priority_threshold = (int)v;
+	if (!read_param("priority_threshold", buf, sizeof(buf)) &&
+	    !msl_threshold_parse(buf, &threshold)) {
+		m->params.priority_threshold = threshold;
+		ok++;
+	}
+	if (!read_param("unset", buf, sizeof(buf))) {
+		v = msl_unset_parse(buf);
+		if (v >= 0) {
+			m->params.unset = v;
 			ok++;
 		}
-	}
-	if (!read_param("unset_eligible", buf, sizeof(buf)) &&
-	    !msl_bool_word(buf, &b)) {
-		m->params.unset_eligible = b;
+	} else if (!read_param("unset_eligible", buf, sizeof(buf)) &&
+		   !msl_bool_word(buf, &b)) {
+		/* A module from before the unset parameter. */
+		m->params.unset = b ? MSL_UNSET_ZERO : MSL_UNSET_MAX;
 		ok++;
 	}
 	/* (absent before the policy parameter: V8) */

@@ -23,7 +23,6 @@
 
 #define MSL_MODULE_NAME		"memcg_softlimit"
 #define MSL_SYS_MODULE		"/sys/module/memcg_softlimit"
-#define MSL_NOT_LOADED		"module not loaded: run modprobe memcg_softlimit"
 #define MSL_CONF_DEFAULT	"/etc/memcg-softlimit.conf"
 
 /* The kernel's names for these, so that the tool reads like the module. */
@@ -58,7 +57,8 @@ int msl_seconds_parse(const char *s, double *out);
 size_t msl_utf8_seq(const unsigned char *s, size_t n);
 /* Terminal: control characters, backslash and invalid UTF-8 as \xNN, \\ */
 void msl_put_text(FILE *f, const char *s);
-size_t msl_text_width(const char *s);
+/* As is, but bytes that are not valid UTF-8 as the text \xNN. */
+void msl_put_utf8_safe(FILE *f, const char *s);
 /* The same into @buf (cut short if it does not fit). */
 const char *msl_text(const char *s, char *buf, size_t len);
 /* A cgroup path as text, "(removed)" for NULL. */
@@ -135,6 +135,38 @@ void msl_module_read(struct msl_module *m);
 bool msl_module_loaded(void);
 void msl_params_default(struct msl_params *p);
 int msl_bool_word(const char *s, bool *out);
+/* "auto" or the number. */
+const char *msl_threshold_fmt(int threshold, char *buf, size_t len);
+/* "enabled=Y priority_threshold=auto unset=inherit" */
+const char *msl_params_fmt(const struct msl_params *p, char *buf, size_t len);
+
+/* absence.c: why the module is not loaded */
+enum msl_absence_why {
+	MSL_PRESENT,
+	MSL_ABSENT_NOT_BUILT,		/* no module for the running kernel */
+	MSL_ABSENT_REFUSED,		/* refused at load (dmesg says why) */
+	MSL_ABSENT_LOCKDOWN,		/* signature refused: key not enrolled */
+	MSL_ABSENT_NOT_LOADED,		/* there, not loaded */
+};
+struct msl_absence_facts {
+	const char *kernel;		/* uname -r */
+	const char *ko_path;		/* our module for it, or NULL */
+	int ko_signed;			/* 1, 0, -1 unknown */
+	const char *lockdown;		/* /sys/kernel/security/lockdown */
+	bool sig_enforced;		/* module.sig_enforce=1 */
+	const char *kmsg;		/* the kernel log, or NULL */
+};
+struct msl_absence {
+	enum msl_absence_why why;
+	char detail[400];		/* the kernel log's line, if any */
+	char text[1024];		/* one sentence: what, and what to do */
+};
+void msl_absence_classify(const struct msl_absence_facts *f,
+			  struct msl_absence *out);
+void msl_absence_probe(struct msl_absence *out);
+const char *msl_absence_word(enum msl_absence_why why);
+/* The sentence for this machine, for errors that need the module. */
+const char *msl_module_absent_why(void);
 
 /* limits.c: soft limits by cgroup, v1 and v2 */
 struct msl_limit {
@@ -224,23 +256,51 @@ void msl_table_resolve(struct msl_table *t, const struct msl_cgmap *m);
 int msl_table_resolve_fresh(struct msl_table *t, struct msl_cgmap *m,
 			    const struct msl_cgfs *fs);
 
-/* output.c: a table of counters as text, JSON, Prometheus */
+/* output.c: a table of counters as a table (libsmartcols) or JSON */
+struct msl_coldef;
+struct msl_cmdline;
+/* Columns as -o picks them (table.h); msl_counter_columns() defines them. */
+struct msl_cols {
+	int idx[64];
+	size_t n;
+};
 struct msl_print {
 	bool delta;			/* the counters are a delta ... */
 	double interval;		/* ... over this many seconds */
-	bool wide;			/* every reason and kind */
+	double time;			/* when (epoch seconds), 0: unknown */
+	bool timestamp;			/* -T: the time in the text too */
 	bool all;			/* rows without any count too */
+	bool bytes;			/* sizes in bytes */
 	bool no_paths;			/* ids not resolved (report --ids) */
+	const char *cgroup;		/* -c: only below this path */
 	const char *source;		/* JSON "source": snapshot, events */
+	struct msl_cols cols;		/* the table's columns */
 };
-void msl_print_text(FILE *f, const struct msl_table *t,
-		    const struct msl_print *p);
+uint64_t msl_page_bytes(uint64_t pages);
+/* @path is @prefix or below it (component-wise); NULL @prefix: all. */
+bool msl_path_under(const char *prefix, const char *path);
+bool msl_print_shows(const struct msl_row *r, const struct msl_print *p);
+const struct msl_coldef *msl_counter_columns(size_t *n);
+extern const char msl_counter_default_cols[];
+/* 0, or -1 out of memory. */
+int msl_print_text(FILE *f, const struct msl_table *t,
+		   const struct msl_print *p, const struct msl_cmdline *cl);
 void msl_print_json(FILE *f, const struct msl_table *t,
 		    const struct msl_print *p);
-void msl_print_prometheus(FILE *f, const struct msl_table *t);
+
+/* prom.c: the same for node_exporter's textfile collector */
+struct msl_prom {
+	const char *down_why;		/* no table: why the module is absent */
+	const char *cgroup;		/* -c: only below this path */
+	bool all;			/* series that are 0 too */
+	bool id_label;			/* an id label on every series */
+};
+/* @t NULL: the module is absent (memcg_softlimit_up 0 and why). */
+int msl_print_prometheus(FILE *f, const struct msl_table *t,
+			 const struct msl_prom *o);
 /* FILE.tmp.PID written, then renamed over FILE. */
 int msl_write_prometheus(const char *file, const struct msl_table *t,
-			 const char **why);
+			 const struct msl_prom *o, const char **why);
 
 /* explain.c: the policy at each priority, on a chain of levels */
 #define MSL_EXPLAIN_MAX_LEVELS	256
@@ -260,12 +320,19 @@ struct msl_chain {
 struct msl_explain_row {
 	int priority;			/* effective priority */
 	struct msl_decision d;
+	/* The same step in the retry round (progress gate). */
+	struct msl_decision d_retry;
 	struct msl_decision d_nothing_eligible;
 };
 /* rows[i] for effective priority MSL_DEF_PRIORITY - i, 13 of them. */
 void msl_explain(const struct msl_params *params, enum msl_kind kind,
 		 const struct msl_chain *chain,
 		 struct msl_explain_row rows[MSL_DEF_PRIORITY + 1]);
+/* One JSON document: the cgroup, the parameters, the chain, the rows. */
+void msl_explain_json(FILE *f, const char *cgpath, uint64_t id, int cgroup_v,
+		      const struct msl_module *m, enum msl_kind kind,
+		      const struct msl_chain *chain,
+		      const struct msl_explain_row *rows, uint64_t page_size);
 void msl_explain_print(FILE *f, const struct msl_params *params,
 		       enum msl_kind kind, const struct msl_chain *chain,
 		       const struct msl_explain_row *rows, bool mglru,
@@ -280,20 +347,25 @@ const char *msl_explain_rule(const struct msl_params *params,
 			     const struct msl_explain_row *row, char *buf,
 			     size_t len);
 
-/* main.c: usage of one command; returns MSL_EXIT_USAGE (to stderr) or 0. */
-int msl_usage(const char *cmd, bool error);
 /* cmd_limit.c: finds the hierarchy, or says why not (exit status). */
 int msl_open_fs(struct msl_cgfs *fs);
-/* Commands. */
-int cmd_status(int argc, char **argv);
-int cmd_set(int argc, char **argv);
-int cmd_get(int argc, char **argv);
-int cmd_unset(int argc, char **argv);
-int cmd_apply(int argc, char **argv);
-int cmd_tree(int argc, char **argv);
-int cmd_stat(int argc, char **argv);
-int cmd_top(int argc, char **argv);
-int cmd_explain(int argc, char **argv);
-int cmd_report(int argc, char **argv);
+/* cmd_limit.c: changing one soft limit, for set, unset and apply */
+struct msl_change {
+	const char *arg;		/* PATH as given */
+	bool unset, is_max;
+	uint64_t bytes;
+	const char *size;		/* SIZE as given */
+};
+/* 0, or MSL_EXIT_USAGE with why said (prefixed by @where). */
+int msl_parse_change(struct msl_change *ch, const char *path,
+		     const char *size, const char *where);
+/* An exit status; failures said, prefixed by @where ("FILE:LINE: "). */
+int msl_change_one(const struct msl_cgfs *fs, const struct msl_change *ch,
+		   const char *where, const struct msl_v2limits *v2,
+		   bool dry_run, bool verbose);
+/* cgroup v2 needs the module: 0, or MSL_EXIT_ERR with why said. */
+int msl_need_module(const struct msl_cgfs *fs);
+/* Finds the hierarchy, or says why not (exit status). */
+int msl_open_fs(struct msl_cgfs *fs);
 
 #endif /* MSL_TOOL_H */

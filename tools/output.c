@@ -1,111 +1,250 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A table of per-cgroup counters as text for people, JSON for programs and
- * the Prometheus text exposition format for node_exporter's textfile
- * collector.  Pages are pages in JSON and Prometheus, sizes in text.
+ * A table of per-cgroup counters for people (a libsmartcols table: -o,
+ * --raw, --noheadings) and for programs (one JSON document per snapshot
+ * or interval, one cgroup a line, with its time).  Pages are pages in
+ * JSON, sizes in the table.  The reason and kind columns come from
+ * policy.h's lists, never from a copy.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "msl.h"
+#include "table.h"
 
-static uint64_t page_bytes(uint64_t pages)
+uint64_t msl_page_bytes(uint64_t pages)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 
 	return pages * (uint64_t)(ps > 0 ? ps : 4096);
 }
 
-static bool shown(const struct msl_row *r, const struct msl_print *p)
+bool msl_path_under(const char *prefix, const char *path)
 {
-	return p->all || !msl_counts_zero(&r->c);
+	size_t n;
+
+	if (!prefix || !strcmp(prefix, "/"))
+		return true;
+	if (!path)
+		return false;
+	n = strlen(prefix);
+	while (n > 1 && prefix[n - 1] == '/')
+		n--;
+	return !strncmp(prefix, path, n) && (path[n] == '\0' || path[n] == '/');
 }
 
-static void put_pages(FILE *f, uint64_t pages)
+bool msl_print_shows(const struct msl_row *r, const struct msl_print *p)
+{
+	if (!p->all && msl_counts_zero(&r->c))
+		return false;
+	return !p->cgroup || msl_path_under(p->cgroup, r->path);
+}
+
+/*
+ * Column layout, in the order -w shows them: the verdicts, one per
+ * reason, the pages, per kind, and the path last (it is as long as it is).
+ */
+enum {
+	COL_ID, COL_RECLAIM, COL_SKIP,
+	COL_REASON0,
+	COL_SCANNED = COL_REASON0 + MSL_NR_REASONS, COL_RECLAIMED,
+	COL_SCANNED0,
+	COL_RECLAIMED0 = COL_SCANNED0 + MSL_NR_KINDS,
+	COL_CGROUP = COL_RECLAIMED0 + MSL_NR_KINDS,
+	NR_COLS,
+};
+
+static char col_names[NR_COLS][40];
+static char col_helps[NR_COLS][80];
+static struct msl_coldef coldefs[NR_COLS];
+
+static void upper(char *dst, size_t len, const char *prefix, const char *word)
+{
+	size_t i;
+
+	snprintf(dst, len, "%s%s", prefix, word);
+	for (i = 0; dst[i]; i++)
+		dst[i] = (char)toupper((unsigned char)dst[i]);
+}
+
+static void def(int i, const char *name, const char *help, bool number)
+{
+	coldefs[i] = (struct msl_coldef){ name, help, number ? 6 : 0.3, 0,
+					  number };
+}
+
+const struct msl_coldef *msl_counter_columns(size_t *n)
+{
+	int k;
+
+	*n = NR_COLS;
+	if (coldefs[0].name)
+		return coldefs;
+	def(COL_ID, "ID", "cgroup id (the inode number of its directory)", true);
+	def(COL_RECLAIM, "RECLAIM", "decisions that let reclaim run", true);
+	def(COL_SKIP, "SKIP", "decisions that skipped the cgroup", true);
+	def(COL_SCANNED, "SCANNED", "pages scanned, all kinds", true);
+	def(COL_RECLAIMED, "RECLAIMED", "pages reclaimed, all kinds", true);
+	def(COL_CGROUP, "CGROUP", "the cgroup's path", false);
+	for (k = 0; k < MSL_NR_REASONS; k++) {
+		upper(col_names[COL_REASON0 + k], sizeof(col_names[0]), "",
+		      msl_reason_name(k));
+		snprintf(col_helps[COL_REASON0 + k], sizeof(col_helps[0]),
+			 "decisions for the reason %s%s", msl_reason_name(k),
+			 msl_reason_skips(k) ? " (a skip)" : "");
+		def(COL_REASON0 + k, col_names[COL_REASON0 + k],
+		    col_helps[COL_REASON0 + k], true);
+	}
+	for (k = 0; k < MSL_NR_KINDS; k++) {
+		upper(col_names[COL_SCANNED0 + k], sizeof(col_names[0]),
+		      "scanned_", msl_kind_name(k));
+		snprintf(col_helps[COL_SCANNED0 + k], sizeof(col_helps[0]),
+			 "pages scanned by %s reclaim", msl_kind_name(k));
+		def(COL_SCANNED0 + k, col_names[COL_SCANNED0 + k],
+		    col_helps[COL_SCANNED0 + k], true);
+		upper(col_names[COL_RECLAIMED0 + k], sizeof(col_names[0]),
+		      "reclaimed_", msl_kind_name(k));
+		snprintf(col_helps[COL_RECLAIMED0 + k], sizeof(col_helps[0]),
+			 "pages reclaimed by %s reclaim", msl_kind_name(k));
+		def(COL_RECLAIMED0 + k, col_names[COL_RECLAIMED0 + k],
+		    col_helps[COL_RECLAIMED0 + k], true);
+	}
+	return coldefs;
+}
+
+const char msl_counter_default_cols[] =
+	"ID,RECLAIM,SKIP,OVER,ANCESTOR_OVER,RETRY,BELOW_THRESHOLD,SCANNED,RECLAIMED,CGROUP";
+
+static void put_time(FILE *f, double t)
+{
+	char buf[32];
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&s, &tm));
+	fputs(buf, f);
+}
+
+static void header_line(FILE *f, const struct msl_table *t,
+			const struct msl_print *p)
+{
+	fputs("# ", f);
+	if (p->timestamp && p->time) {
+		put_time(f, p->time);
+		fputs(" ", f);
+	}
+	if (p->source && !strcmp(p->source, "events")) {
+		fprintf(f, "counted from the events: %zu cgroups\n", t->n);
+		return;
+	}
+	if (p->source && !strcmp(p->source, "between-snapshots")) {
+		fprintf(f, "counted from the events between each cgroup's first snapshot and snapshot %llu: %zu cgroups\n",
+			(unsigned long long)t->seq, t->n);
+		return;
+	}
+	if (p->delta)
+		fprintf(f, "last %.1f s, up to snapshot %llu:", p->interval,
+			(unsigned long long)t->seq);
+	else
+		fprintf(f, "snapshot %llu:", (unsigned long long)t->seq);
+	fprintf(f, " %llu cgroups tracked; decisions untracked %llu, dying %llu; calls missed %llu\n",
+		(unsigned long long)t->nr_tracked,
+		(unsigned long long)t->untracked, (unsigned long long)t->dying,
+		(unsigned long long)t->missed);
+}
+
+static void cell_u64(struct libscols_line *ln, size_t col, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	scols_line_set_data(ln, col, buf);
+}
+
+static void cell_pages(struct libscols_line *ln, size_t col, uint64_t pages,
+		       bool bytes)
 {
 	char buf[MSL_SIZE_BUF];
 
-	fprintf(f, " %9s", msl_size_fmt(page_bytes(pages), buf, sizeof(buf)));
+	if (bytes)
+		cell_u64(ln, col, msl_page_bytes(pages));
+	else
+		scols_line_set_data(ln, col, msl_size_fmt(msl_page_bytes(pages),
+							  buf, sizeof(buf)));
 }
 
-void msl_print_text(FILE *f, const struct msl_table *t,
-		    const struct msl_print *p)
+static void fill_row(struct libscols_line *ln, const struct msl_row *r,
+		     const struct msl_print *p)
 {
-	size_t i, rows = 0;
-	int k;
+	const struct msl_counts *c = &r->c;
+	size_t i;
 
-	if (p->source && !strcmp(p->source, "events")) {
-		fprintf(f, "# counted from the events: %zu cgroups\n", t->n);
-	} else if (p->source && !strcmp(p->source, "between-snapshots")) {
-		fprintf(f, "# counted from the events between each cgroup's first snapshot and snapshot %llu: %zu cgroups\n",
-			(unsigned long long)t->seq, t->n);
-	} else {
-		if (p->delta)
-			fprintf(f, "# last %.1f s, up to snapshot %llu:",
-				p->interval, (unsigned long long)t->seq);
-		else
-			fprintf(f, "# snapshot %llu:",
-				(unsigned long long)t->seq);
-		fprintf(f, " %llu cgroups tracked; decisions untracked %llu, dying %llu; calls missed %llu\n",
-			(unsigned long long)t->nr_tracked,
-			(unsigned long long)t->untracked,
-			(unsigned long long)t->dying,
-			(unsigned long long)t->missed);
-	}
-	fprintf(f, "%10s %9s %9s", "ID", "RECLAIM", "SKIP");
-	if (p->wide) {
-		for (k = 0; k < MSL_NR_REASONS; k++)
-			fprintf(f, " %9.9s", msl_reason_name(k));
-		for (k = 0; k < MSL_NR_KINDS; k++)
-			fprintf(f, " S_%-7.7s", msl_kind_name(k));
-		for (k = 0; k < MSL_NR_KINDS; k++)
-			fprintf(f, " R_%-7.7s", msl_kind_name(k));
-	} else {
-		fprintf(f, " %9s %9s %9s", "OVER", "ANC_OVER", "LOW_PRIO");
-	}
-	fprintf(f, " %9s %9s  %s\n", "SCANNED", "RECLAIMED", "CGROUP");
-	for (i = 0; i < t->n; i++) {
-		const struct msl_row *r = &t->rows[i];
-		const struct msl_counts *c = &r->c;
+	for (i = 0; i < p->cols.n; i++) {
+		int col = p->cols.idx[i];
 
-		if (!shown(r, p))
-			continue;
-		rows++;
-		fprintf(f, "%10llu %9llu %9llu", (unsigned long long)r->id,
-			(unsigned long long)msl_counts_reclaims(c),
-			(unsigned long long)msl_counts_skips(c));
-		if (p->wide) {
-			for (k = 0; k < MSL_NR_REASONS; k++)
-				fprintf(f, " %9llu",
-					(unsigned long long)c->decisions[k]);
-			for (k = 0; k < MSL_NR_KINDS; k++)
-				put_pages(f, c->scanned[k]);
-			for (k = 0; k < MSL_NR_KINDS; k++)
-				put_pages(f, c->reclaimed[k]);
-		} else {
-			fprintf(f, " %9llu %9llu %9llu",
-				(unsigned long long)c->decisions[MSL_REASON_OVER],
-				(unsigned long long)c->decisions[MSL_REASON_ANCESTOR_OVER],
-				(unsigned long long)c->decisions[MSL_REASON_PRIORITY]);
-		}
-		put_pages(f, msl_counts_scanned(c));
-		put_pages(f, msl_counts_reclaimed(c));
-		fputs("  ", f);
-		if (p->no_paths)
-			fputc('-', f);
+		if (col == COL_ID)
+			cell_u64(ln, i, r->id);
+		else if (col == COL_RECLAIM)
+			cell_u64(ln, i, msl_counts_reclaims(c));
+		else if (col == COL_SKIP)
+			cell_u64(ln, i, msl_counts_skips(c));
+		else if (col == COL_SCANNED)
+			cell_pages(ln, i, msl_counts_scanned(c), p->bytes);
+		else if (col == COL_RECLAIMED)
+			cell_pages(ln, i, msl_counts_reclaimed(c), p->bytes);
+		else if (col == COL_CGROUP)
+			msl_scols_set(ln, i, p->no_paths ? "-" :
+				      r->path ? r->path : "(removed)", false);
+		else if (col < COL_SCANNED)
+			cell_u64(ln, i, c->decisions[col - COL_REASON0]);
+		else if (col < COL_RECLAIMED0)
+			cell_pages(ln, i, c->scanned[col - COL_SCANNED0],
+				   p->bytes);
 		else
-			msl_put_cgroup(f, r->path);
+			cell_pages(ln, i, c->reclaimed[col - COL_RECLAIMED0],
+				   p->bytes);
+	}
+}
+
+int msl_print_text(FILE *f, const struct msl_table *t,
+		   const struct msl_print *p, const struct msl_cmdline *cl)
+{
+	struct libscols_table *tb;
+	struct libscols_line *ln;
+	struct msl_cmdline text = *cl;
+	size_t i, rows = 0, n;
+	const struct msl_coldef *defs = msl_counter_columns(&n);
+
+	text.json = false;
+	if (!cl->raw && !cl->noheadings)
+		header_line(f, t, p);
+	else if (p->timestamp && p->time) {
+		put_time(f, p->time);
 		fputc('\n', f);
 	}
-	if (!rows)
-		fprintf(f, "# no cgroup with decisions%s (--all lists every tracked cgroup)\n",
-			p->delta ? " in this interval" : " yet");
+	tb = msl_scols_new(&text, defs, &p->cols, f);
+	if (!tb)
+		return -1;
+	for (i = 0; i < t->n; i++) {
+		if (!msl_print_shows(&t->rows[i], p))
+			continue;
+		ln = scols_table_new_line(tb, NULL);
+		if (!ln) {
+			scols_unref_table(tb);
+			return -1;
+		}
+		fill_row(ln, &t->rows[i], p);
+		rows++;
+	}
+	msl_scols_print(tb, &text, defs, &p->cols, f);
+	scols_unref_table(tb);
+	if (!rows && !cl->raw && !cl->noheadings)
+		fprintf(f, "# no cgroup with decisions%s%s (--all lists every tracked cgroup)\n",
+			p->cgroup ? " below " : "", p->cgroup ? p->cgroup : "");
+	return 0;
 }
 
 static void json_u64(FILE *f, const char *key, uint64_t v, bool comma)
@@ -152,17 +291,25 @@ void msl_print_json(FILE *f, const struct msl_table *t,
 	fprintf(f, "\"delta\":%s,", p->delta ? "true" : "false");
 	if (p->delta)
 		fprintf(f, "\"interval\":%.3f,", p->interval);
+	/* Seconds since the epoch, when the snapshot was taken. */
+	if (p->time)
+		fprintf(f, "\"time\":%.3f,", p->time);
 	json_u64(f, "seq", t->seq, true);
 	json_u64(f, "nr_tracked", t->nr_tracked, true);
 	json_u64(f, "untracked", t->untracked, true);
 	json_u64(f, "dying", t->dying, true);
 	json_u64(f, "missed", t->missed, true);
-	json_u64(f, "page_size", page_bytes(1), true);
+	json_u64(f, "page_size", msl_page_bytes(1), true);
+	if (p->cgroup) {
+		fputs("\"cgroup_filter\":", f);
+		msl_put_json_str(f, p->cgroup);
+		fputc(',', f);
+	}
 	fputs("\"cgroups\":[", f);
 	for (i = 0; i < t->n; i++) {
 		const struct msl_row *r = &t->rows[i];
 
-		if (!shown(r, p))
+		if (!msl_print_shows(r, p))
 			continue;
 		fprintf(f, "%s\n{", sep);
 		sep = ",";
@@ -178,116 +325,4 @@ void msl_print_json(FILE *f, const struct msl_table *t,
 		fputc('}', f);
 	}
 	fputs("\n]}\n", f);
-}
-
-static void prom_labels(FILE *f, const struct msl_row *r, const char *k,
-			const char *v)
-{
-	fputs("{cgroup=\"", f);
-	if (r->path)
-		msl_put_prom_label(f, r->path);
-	else
-		fputs("(removed)", f);
-	fprintf(f, "\",id=\"%llu\"", (unsigned long long)r->id);
-	if (k)
-		fprintf(f, ",%s=\"%s\"", k, v);
-	fputc('}', f);
-}
-
-static void prom_family(FILE *f, const char *name, const char *type,
-			const char *help)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-void msl_print_prometheus(FILE *f, const struct msl_table *t)
-{
-	size_t i;
-	int k;
-
-	prom_family(f, "memcg_softlimit_decisions_total", "counter",
-		    "Reclaim decisions of the soft-limit policy on a cgroup, by reason (under, sibling_over and excess_share skip).");
-	for (i = 0; i < t->n; i++)
-		for (k = 0; k < MSL_NR_REASONS; k++) {
-			fputs("memcg_softlimit_decisions_total", f);
-			prom_labels(f, &t->rows[i], "reason", msl_reason_name(k));
-			fprintf(f, " %llu\n",
-				(unsigned long long)t->rows[i].c.decisions[k]);
-		}
-	prom_family(f, "memcg_softlimit_scanned_pages_total", "counter",
-		    "Pages scanned in a cgroup by reclaim steps the module let run, by kind of reclaim.");
-	for (i = 0; i < t->n; i++)
-		for (k = 0; k < MSL_NR_KINDS; k++) {
-			fputs("memcg_softlimit_scanned_pages_total", f);
-			prom_labels(f, &t->rows[i], "kind", msl_kind_name(k));
-			fprintf(f, " %llu\n",
-				(unsigned long long)t->rows[i].c.scanned[k]);
-		}
-	prom_family(f, "memcg_softlimit_reclaimed_pages_total", "counter",
-		    "Pages reclaimed from a cgroup by reclaim steps the module let run, by kind of reclaim.");
-	for (i = 0; i < t->n; i++)
-		for (k = 0; k < MSL_NR_KINDS; k++) {
-			fputs("memcg_softlimit_reclaimed_pages_total", f);
-			prom_labels(f, &t->rows[i], "kind", msl_kind_name(k));
-			fprintf(f, " %llu\n",
-				(unsigned long long)t->rows[i].c.reclaimed[k]);
-		}
-	prom_family(f, "memcg_softlimit_untracked_decisions_total", "counter",
-		    "Decisions on cgroups the module had no counters for.");
-	fprintf(f, "memcg_softlimit_untracked_decisions_total %llu\n",
-		(unsigned long long)t->untracked);
-	prom_family(f, "memcg_softlimit_dying_decisions_total", "counter",
-		    "Decisions on cgroups being removed.");
-	fprintf(f, "memcg_softlimit_dying_decisions_total %llu\n",
-		(unsigned long long)t->dying);
-	prom_family(f, "memcg_softlimit_missed_calls_total", "counter",
-		    "Gated reclaim calls whose pages went uncounted.");
-	fprintf(f, "memcg_softlimit_missed_calls_total %llu\n",
-		(unsigned long long)t->missed);
-	prom_family(f, "memcg_softlimit_tracked_cgroups", "gauge",
-		    "Cgroups with counters in the module.");
-	fprintf(f, "memcg_softlimit_tracked_cgroups %llu\n",
-		(unsigned long long)t->nr_tracked);
-}
-
-int msl_write_prometheus(const char *file, const struct msl_table *t,
-			 const char **why)
-{
-	char tmp[PATH_MAX];
-	FILE *f;
-	int fd, err = 0;
-
-	*why = NULL;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", file, (long)getpid()) >=
-	    (int)sizeof(tmp)) {
-		*why = "file name too long";
-		return -ENAMETOOLONG;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		*why = "cannot create the temporary file";
-		return -errno;
-	}
-	/* 0644 whatever the umask: node_exporter runs as another user. */
-	if (fchmod(fd, 0644))
-		err = -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto out;
-	}
-	msl_print_prometheus(f, t);
-	if (fflush(f) || ferror(f) || fsync(fd))
-		err = err ? err : -(errno ? errno : EIO);
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, file))
-		err = -errno;
-out:
-	if (err) {
-		*why = *why ? *why : "cannot write it";
-		unlink(tmp);
-	}
-	return err;
 }

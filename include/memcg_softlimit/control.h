@@ -23,7 +23,8 @@
  *            line by line: `dd iflag=fullblock bs=1M count=1`, or the
  *            tool's apply, writes once)
  *          blank lines and lines starting with '#' are ignored.  The set
- *          replaces the previous one; an empty write clears it.  The first
+ *          replaces the previous one; a set of no rule (a blank line)
+ *          clears it.  The first
  *          rule that matches a cgroup's path decides (unset: leave it).
  *          A pattern is a path below the cgroup2 mount, starting with '/':
  *          '*' matches within one path component, '**' as a whole component

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # tests/guest/cases.sh: the seed patch's two example trees, scaled to the
 # guest (1 unit = 8 MiB of page cache), run under global pressure with and
-# without the module.  Sourced by t-20-case1.sh and t-21-case2.sh.
+# without the module.  Sourced by the case tests (t-20, t-21, t-38, t-39).
 #
 #   root
 #   |-- A      case 1: soft max ("unlimited")  case 2: soft 16, usage 22

@@ -61,4 +61,9 @@ say "Priorities reclaim went down to: $(grep -E 'kind=(kswapd|direct)' "$MSL_TRA
 	sed -nE 's/.* priority=([0-9]+) .*/\1/p' | sort -n | uniq -c | awk '{printf "%s%s at %s", sep, $1, $2; sep = ", "}')"
 say "A1 went down to its limit (80 MiB) and no further; A2 and B, under theirs,"
 say "kept their pages, at every priority."
+if [ -n "${MSL_TOOL:-}" ]; then
+	say ""
+	say "The same, as the memcg-softlimit command shows it (memcg-softlimit tree):"
+	"$MSL_TOOL" tree 2>&1 | sed 's/^/  /'
+fi
 msl_unload >/dev/null

@@ -81,14 +81,17 @@ lru_gen_apply() {
 	[ -e "$LRU_GEN_FILE" ] || return 0
 	if [ "$LRU" = mglru ]; then echo y >"$LRU_GEN_FILE"; else echo n >"$LRU_GEN_FILE"; fi
 }
+# Mounted as systemd mounts them, sources included ("tmpfs", "cgroup",
+# "cgroup2"): tools such as bpftrace's cgroup_path() find the hierarchies
+# in /proc/mounts by their source.
 setup_cgroups() {
 	if [ "$CGV" = 1 ]; then
-		mount -t tmpfs -o mode=0755 cgroup /sys/fs/cgroup || return 1
+		mount -t tmpfs -o mode=0755 tmpfs /sys/fs/cgroup || return 1
 		mkdir -p /sys/fs/cgroup/memory
-		mount -t cgroup -o memory memory /sys/fs/cgroup/memory || return 1
+		mount -t cgroup -o memory cgroup /sys/fs/cgroup/memory || return 1
 		CGROOT=/sys/fs/cgroup/memory
 	else
-		mount -t cgroup2 none /sys/fs/cgroup || return 1
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup || return 1
 		echo +memory >/sys/fs/cgroup/cgroup.subtree_control || return 1
 		CGROOT=/sys/fs/cgroup
 	fi

@@ -274,11 +274,11 @@ if [ -n "${MSL_TOOL:-}" ]; then
 	echo "---- explain B (excess, case c)"; cat "$S/explain.excess.B"
 	assert_true "explain (excess): B at a share of A1's" grep -qE '^ +12 .* reclaim +over .*by [0-9]+% of the largest excess now \(/A/A1\)' "$S/explain.excess.B"
 	assert_true "explain (excess): the largest is A1's" grep -qE '^largest excess now: .* \(/A/A1\)$' "$S/explain.excess.B"
-	"$MSL_TOOL" tree -n >"$S/tree.excess" || fail "tree failed"
+	"$MSL_TOOL" tree --no-counters >"$S/tree.excess" || fail "tree failed"
 	echo "---- tree (excess, case c)"; cat "$S/tree.excess"
-	assert_true "tree (excess): A1 reclaimed, over" grep -qE -- '-- A1 .* reclaim \(over\)' "$S/tree.excess"
-	assert_true "tree (excess): B reclaimed at a share, over" grep -qE -- '-- B .* reclaim [0-9]+% \(over\)' "$S/tree.excess"
-	assert_true "tree (excess): A2 skipped, under" grep -qE -- '-- A2 .* skip \(under\)' "$S/tree.excess"
+	assert_true "tree (excess): A1 reclaimed, over" grep -qE -- '(-|─)A1 .* reclaim \(over\)' "$S/tree.excess"
+	assert_true "tree (excess): B reclaimed at a share, over" grep -qE -- '(-|─)B .* reclaim [0-9]+% \(over\)' "$S/tree.excess"
+	assert_true "tree (excess): A2 skipped, under" grep -qE -- '(-|─)A2 .* skip \(under\)' "$S/tree.excess"
 	echo walk >"$P" || fail "cannot set policy walk"
 	"$MSL_TOOL" status >"$S/status" || fail "status failed"
 	assert_true "status shows policy=walk" grep -q "^parameters:.*policy=walk" "$S/status"
@@ -290,11 +290,11 @@ if [ -n "${MSL_TOOL:-}" ]; then
 	assert_true "explain -p excess: policy excess" grep -q '^policy: excess,' "$S/explain.p"
 	"$MSL_TOOL" explain -p bogus "$MSL_CGROUP_ROOT/A/A1" >/dev/null 2>&1
 	assert_eq "$?" 2 "explain -p bogus: usage error"
-	"$MSL_TOOL" tree -n >"$S/tree.walk" || fail "tree failed"
+	"$MSL_TOOL" tree --no-counters >"$S/tree.walk" || fail "tree failed"
 	echo "---- tree (walk, case c)"; cat "$S/tree.walk"
-	assert_true "tree (walk): A1 skipped, sibling_over" grep -qE -- '-- A1 .* skip \(sibling_over\)' "$S/tree.walk"
-	assert_true "tree (walk): B reclaimed, over" grep -qE -- '-- B .* reclaim \(over\)' "$S/tree.walk"
-	assert_true "tree (walk): C skipped, sibling_over" grep -qE -- '-- C .* skip \(sibling_over\)' "$S/tree.walk"
+	assert_true "tree (walk): A1 skipped, sibling_over" grep -qE -- '(-|─)A1 .* skip \(sibling_over\)' "$S/tree.walk"
+	assert_true "tree (walk): B reclaimed, over" grep -qE -- '(-|─)B .* reclaim \(over\)' "$S/tree.walk"
+	assert_true "tree (walk): C skipped, sibling_over" grep -qE -- '(-|─)C .* skip \(sibling_over\)' "$S/tree.walk"
 fi
 # (d) A's limit (15) below its children's (16 + 16), A (24) over; excess:
 # A's excess by its own limit (9 MiB), the only one: every step.

@@ -19,12 +19,19 @@ apply_limits 1
 ida1=$(cg_id A/A1)
 idb=$(cg_id B)
 
-# run_bt SCRIPT OUT: start a script, wait until it is attached.
+# run_bt SCRIPT OUT: start a script, wait until it is attached (bpftrace
+# compiles it with LLVM first: 5-10 s each under TCG).
 run_bt() {
+	local t0=$SECONDS
 	bpftrace "$BT/$1" >"$2" 2>&1 &
 	BT_PID=$!
-	wait_until 240 grep -q 'Ctrl-C' "$2" ||
-		fail "$1 did not attach: $(head -c 400 "$2")"
+	if ! wait_until 180 grep -q 'Ctrl-C' "$2"; then
+		# Where it was, for the report.
+		note "$1: $(tr '\0' ' ' <"/proc/$BT_PID/cmdline" 2>/dev/null) state $(awk '{print $3}' "/proc/$BT_PID/stat" 2>/dev/null) wchan $(cat "/proc/$BT_PID/wchan" 2>/dev/null) utime+stime $(awk '{print $14 + $15}' "/proc/$BT_PID/stat" 2>/dev/null) ticks"
+		note "meminfo: $(grep -E '^(MemFree|Cached|SUnreclaim|SReclaimable):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
+		fail "$1 did not attach in 180 s: $(head -c 400 "$2")"
+	fi
+	note "$1 attached in $((SECONDS - t0)) s"
 }
 stop_bt() {
 	kill -INT "$BT_PID"
@@ -57,19 +64,36 @@ for extra in 1 2 3; do
 	stream_sparse S 512
 done
 wait_reclaim_quiet
+# Reclaim may still decide between the last snapshot and the scripts'
+# detaching: a script's count lies between the snapshot taken before it
+# is stopped (s2) and the one taken after (s3).
 snapshot_now
 for pid in $BT_PIDS; do kill -INT "$pid"; done
 for pid in $BT_PIDS; do wait "$pid" 2>/dev/null || true; done
+snapshot_now
 trace_dump >"$MSL_SCRATCH/snap.txt"
 S=$MSL_SCRATCH/snap.txt
-s2=$(last_seq "$S")
-s1=$((s2 - 1))
-s0=$((s2 - 2))
+s3=$(last_seq "$S")
+s2=$((s3 - 1))
+s1=$((s3 - 2))
+s0=$((s3 - 3))
+# delta ID FIELD [TO]: FIELD's growth from s1 to TO (default s2)
 delta() {
 	local a b
 	a=$(snapshot_field "$S" "$s1" "$1" "$2")
-	b=$(snapshot_field "$S" "$s2" "$1" "$2")
+	b=$(snapshot_field "$S" "${3:-$s2}" "$1" "$2")
 	echo $((${b:-0} - ${a:-0}))
+}
+# assert_window GOT ID FIELD... DESC: GOT lies between the sum of FIELDs'
+# growth to s2 and to s3
+assert_window() {
+	local got=$1 id=$2 desc=${*: -1} lo=0 hi=0 f
+	for f in "${@:3:$#-3}"; do
+		lo=$((lo + $(delta "$id" "$f")))
+		hi=$((hi + $(delta "$id" "$f" "$s3")))
+	done
+	assert_ge "${got:-0}" "$lo" "$desc (at least the count before the scripts stopped)"
+	assert_le "${got:-0}" "$hi" "$desc (at most the count after)"
 }
 for id in "$ida1" "$idb"; do
 	for f in over under reclaimed_kswapd reclaimed_direct; do
@@ -82,22 +106,32 @@ out=$MSL_SCRATCH/decisions-by-reason.bt.out
 note "decisions-by-reason.bt: $(grep -c '^@decisions' "$out") rows"
 # @decisions[ID, 4]: N  (4 = over, 7 = under)
 bt_count() { sed -nE "s/^@decisions\[$1, $2\]: ([0-9]+)/\1/p" "$out" | head -n 1; }
-assert_eq "$(bt_count "$ida1" 4)" "$(delta "$ida1" over)" "A1 over: bpftrace vs snapshot"
-assert_eq "$(bt_count "$idb" 7)" "$(delta "$idb" under)" "B under: bpftrace vs snapshot"
+assert_window "$(bt_count "$ida1" 4)" "$ida1" over "A1 over: bpftrace vs snapshot"
+assert_window "$(bt_count "$idb" 7)" "$idb" under "B under: bpftrace vs snapshot"
 assert_gt "$(delta "$idb" under)" 0 "B was skipped"
 
 out=$MSL_SCRATCH/top-skipped.bt.out
 got=$(sed -nE "s/^@skipped\[$idb\]: ([0-9]+)/\1/p" "$out")
-assert_eq "$got" "$(delta "$idb" under)" "top-skipped.bt: B's skips vs snapshot"
+assert_window "$got" "$idb" under "top-skipped.bt: B's skips vs snapshot"
 
 out=$MSL_SCRATCH/reclaimed-hist.bt.out
 got=$(sed -nE "s/^@reclaimed_pages\[$ida1\]: ([0-9]+)/\1/p" "$out")
-want=$(($(delta "$ida1" reclaimed_kswapd) + $(delta "$ida1" reclaimed_direct)))
-assert_eq "${got:-0}" "$want" "reclaimed-hist.bt: A1's pages vs snapshot"
+assert_window "$got" "$ida1" reclaimed_kswapd reclaimed_direct "reclaimed-hist.bt: A1's pages vs snapshot"
 assert_true "a histogram was printed" grep -q '^@pages_per_call' "$out"
 
 out=$MSL_SCRATCH/skips-per-second.bt.out
 got=$(sed -nE "s/^@total\[$idb\]: ([0-9]+)/\1/p" "$out")
-assert_eq "$got" "$(delta "$idb" under)" "skips-per-second.bt: B's total vs snapshot"
+assert_window "$got" "$idb" under "skips-per-second.bt: B's total vs snapshot"
 assert_ge "$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' "$out")" 2 "per-second lines"
+note "paths: $(grep -h '^cgroup ' "$MSL_SCRATCH"/decisions-by-reason.bt.out | head -n 6 | tr '\n' '|')"
+# Each script names the cgroups it met by path, once each (cgroup_path()).
+case $MSL_CGROUP_VERSION in 1) H=memory ;; *) H=unified ;; esac
+for s in decisions-by-reason.bt top-skipped.bt skips-per-second.bt; do
+	out=$MSL_SCRATCH/$s.out
+	assert_true "$s names A1 by path" grep -qE "^cgroup $ida1 is (.*[^a-z_])?$H:/A/A1([^A-Za-z0-9_./-]|\$)" "$out"
+	assert_true "$s names B by path" grep -qE "^cgroup $idb is (.*[^a-z_])?$H:/B([^A-Za-z0-9_./-]|\$)" "$out"
+	assert_eq "$(grep -c "^cgroup $idb is " "$out")" 1 "$s names B once"
+done
+out=$MSL_SCRATCH/reclaimed-hist.bt.out
+assert_true "reclaimed-hist.bt names A1 by path" grep -qE "^cgroup $ida1 is (.*[^a-z_])?$H:/A/A1([^A-Za-z0-9_./-]|\$)" "$out"
 msl_unload

@@ -34,9 +34,18 @@ round stock
 msl_load
 set_soft_limit system.slice 200
 set_soft_limit other.slice/d.service 100
-round inherit
+# zero before inherit: on MGLRU the memcgs that inherit skips are moved
+# to the memcg LRU's young generation (as memory.min's are), where reclaim
+# meets them last for a while after; the zero round must not start there.
 echo zero >"/sys/module/$MSL_MODULE/parameters/unset"
+echo 16384 >"$MSL_TRACEFS/buffer_size_kb"
+trace_clear
+trace_enable memcg_softlimit/decision
 round zero
+trace_disable memcg_softlimit/decision
+trace_dump >"$MSL_SCRATCH/zero.trace"
+echo inherit >"/sys/module/$MSL_MODULE/parameters/unset"
+round inherit
 msl_unload
 
 for cg in system.slice/a.service other.slice/d.service; do
@@ -44,8 +53,20 @@ for cg in system.slice/a.service other.slice/d.service; do
 	assert_gt "${KEPT[inherit:$cg]}" "${KEPT[stock:$cg]}" "inherit: $cg keeps more than stock (MiB)"
 done
 # V8's 0: a.service has no limit, so it is over; d.service's slice has
-# none, so it is over, and d.service goes with it.
-assert_lt "${KEPT[zero:system.slice/a.service]}" "${KEPT[inherit:system.slice/a.service]}" \
-	"zero: a.service (no limit of its own) keeps less than under inherit (MiB)"
-assert_lt "${KEPT[zero:other.slice/d.service]}" "${KEPT[inherit:other.slice/d.service]}" \
-	"zero: d.service (its slice without a limit) keeps less than under inherit (MiB)"
+# none, so it is over, and d.service goes with it.  Neither is skipped,
+# and reclaim takes from them: every LRU decides so; the classic LRU
+# also takes their pages, where MGLRU visits only the memcgs of its
+# older generation and may have had enough from the stream.
+for cg in system.slice/a.service other.slice/d.service; do
+	id=$(cg_id "$cg")
+	assert_eq "$(grep -cE "decision: cgroup_id=$id .*verdict=skip" "$MSL_SCRATCH/zero.trace")" 0 \
+		"zero: skip decisions about $cg"
+done
+assert_gt "$(grep -cE "decision: cgroup_id=($(cg_id system.slice/a.service)|$(cg_id other.slice/d.service)) .*verdict=reclaim" "$MSL_SCRATCH/zero.trace")" 0 \
+	"zero: reclaim decisions about the services"
+if [ "$MSL_LRU" = classic ]; then
+	assert_lt "${KEPT[zero:system.slice/a.service]}" "${KEPT[inherit:system.slice/a.service]}" \
+		"zero: a.service (no limit of its own) keeps less than under inherit (MiB)"
+	assert_lt "${KEPT[zero:other.slice/d.service]}" "${KEPT[inherit:other.slice/d.service]}" \
+		"zero: d.service (its slice without a limit) keeps less than under inherit (MiB)"
+fi

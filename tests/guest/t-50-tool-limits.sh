@@ -66,7 +66,7 @@ assert_eq "$OUT" unset "get after unset"
 tool 0 unset /P/C
 assert_eq "$(kernel_limit P/C)" unset "unset twice"
 
-# apply: every line tried, errors by file:line, the rest applied.
+# apply: every line checked first; a file with a bad line changes nothing.
 CONF=$MSL_SCRATCH/conf/limits.conf
 cat >"$CONF" <<'CONF'
 # soft limits
@@ -77,42 +77,88 @@ cat >"$CONF" <<'CONF'
 /nope         1G
 /P            garbage
 justonefield
+/a**b         1G
 CONF
+before="$(kernel_limit P) $(kernel_limit P/C) $(kernel_limit Q)"
 tool 1 apply "$CONF"
 note "apply with errors: $(tr '\n' '|' <<<"$ERR")"
-assert_true "no such cgroup at line 6" grep -q "limits.conf:6: no such cgroup: /nope" <<<"$ERR"
-assert_true "bad size at line 7" grep -q "limits.conf:7: bad size 'garbage'" <<<"$ERR"
+assert_true "bad size at line 7" grep -q "limits.conf:7: /P: size must be" <<<"$ERR"
 assert_true "malformed line 8" grep -q "limits.conf:8: expected \"PATH SIZE\"" <<<"$ERR"
-assert_true "summary" grep -q "3 lines failed, 3 applied" <<<"$ERR"
+assert_true "bad pattern at line 9" grep -q "limits.conf:9: /a\*\*b: '\*\*' must be a whole path component" <<<"$ERR"
+assert_true "summary" grep -q "3 bad lines: nothing applied" <<<"$ERR"
+assert_false "a cgroup that does not exist is no error" grep -q "nope" <<<"$ERR"
+assert_eq "$(kernel_limit P) $(kernel_limit P/C) $(kernel_limit Q)" "$before" "nothing changed by a file with bad lines"
+
+# A good file, a cgroup named in it that does not exist yet, patterns.
+grep -v -e garbage -e justonefield -e 'a\*\*b' "$CONF" >"$CONF.good"
+echo "/W/*.service 512M" >>"$CONF.good"
+cg_create W
+tool 0 apply "$CONF.good"
+APPLIED=$OUT
+echo "---- memcg-softlimit apply limits.conf.good"; echo "$APPLIED"
+note "apply: $(tr '\n' '|' <<<"$APPLIED")"
 assert_eq "$(kernel_limit P)" 2147483648 "P after apply"
-assert_eq "$(kernel_limit Q)" unset "Q after apply"
+tool 0 get /Q
+assert_eq "$OUT" max "Q after apply: a rule 'unset' leaves its limit as it is"
 tool 0 get /P/C
 assert_eq "$OUT" max "P/C after apply"
-
-# A good file: applied, then again with nothing to change.
-grep -v -e nope -e garbage -e justonefield "$CONF" >"$CONF.good"
-tool 0 apply "$CONF.good"
-tool 0 apply "$CONF.good"
-assert_eq "$(grep -c unchanged <<<"$OUT")" 3 "second apply: every line unchanged"
+cg_create nope
+cg_create W/a.service
+cg_create W/b.scope
+if [ "$MSL_CGROUP_VERSION" = 2 ]; then
+	# The module gives each new cgroup its rule's limit as it is made.
+	assert_true "rules loaded in one write" grep -q "^loaded 5 rules into /proc/memcg_softlimit/rules" <<<"$APPLIED"
+	assert_true "/nope: none now, the rule waits" grep -q "^/nope 1G: 0 cgroups now" <<<"$APPLIED"
+	assert_eq "$(kernel_limit nope)" 1073741824 "/nope made after apply: its limit from the rule"
+	assert_eq "$(kernel_limit W/a.service)" 536870912 "/W/a.service made after apply: 512M by pattern"
+	assert_eq "$(kernel_limit W/b.scope)" unset "/W/b.scope matches no rule"
+	assert_true "the rules in force" grep -q "^/W/\*\.service " /proc/memcg_softlimit/rules
+else
+	# cgroup v1: the cgroups that exist when apply runs.
+	assert_true "/nope said, not failed" grep -q "^/nope 1G: no such cgroup now (cgroup v1" <<<"$APPLIED"
+	assert_eq "$(kernel_limit nope)" unset "v1: /nope made after apply has no limit yet"
+	tool 0 apply "$CONF.good"
+	assert_eq "$(kernel_limit nope)" 1073741824 "v1: /nope after a second apply"
+	assert_eq "$(kernel_limit W/a.service)" 536870912 "v1: /W/a.service by pattern"
+	assert_eq "$(kernel_limit W/b.scope)" unset "v1: /W/b.scope matches no rule"
+	tool 0 apply "$CONF.good"
+	assert_ge "$(grep -c unchanged <<<"$OUT")" 4 "third apply: the limits unchanged"
+fi
 # --dry-run changes nothing.
 printf '/P 5M\n/Q 7M\n' >"$CONF.dry"
 tool 0 apply -n "$CONF.dry"
-assert_true "dry run says what it would do" grep -q "would set /Q 7M" <<<"$OUT"
-assert_eq "$(kernel_limit Q)" unset "Q after a dry run"
+if [ "$MSL_CGROUP_VERSION" = 2 ]; then
+	assert_true "dry run says what it would do" grep -q "^would load 2 rules" <<<"$OUT"
+else
+	assert_true "dry run says what it would do" grep -q "would set /Q 7M" <<<"$OUT"
+fi
+tool 0 get /Q
+assert_eq "$OUT" max "Q after a dry run"
 tool 1 apply "$MSL_SCRATCH/conf/missing.conf"
 assert_true "missing file named" grep -q "cannot read .*missing.conf" <<<"$ERR"
 
 tool 0 status
+echo "---- memcg-softlimit status"; echo "$OUT"
 note "status: $(tr '\n' '|' <<<"$OUT")"
 assert_true "status: loaded" grep -q "^module: *loaded" <<<"$OUT"
 assert_true "status: cgroup version" grep -q "^cgroup: *v$MSL_CGROUP_VERSION" <<<"$OUT"
-assert_true "status: parameters" grep -q "priority_threshold=12" <<<"$OUT"
-assert_true "status: shrink_lruvec hooked" grep -q "^hooks:.*shrink_lruvec" <<<"$OUT"
+assert_true "status: parameters" grep -qE "priority_threshold=auto unset=inherit" <<<"$OUT"
+assert_true "status: the progress gate" grep -qE "^gate: +progress" <<<"$OUT"
+assert_true "status: hooks named" grep -qE "^hooks: +[a-z_]+" <<<"$OUT"
 if [ "$MSL_LRU" = mglru ] && [ "$MSL_KSERIES" = 6.12 ]; then
 	assert_true "status: MGLRU hook in use" grep -q "^reclaim:.*try_to_shrink_lruvec" <<<"$OUT"
 else
 	assert_true "status: classic hook in use" grep -q "^reclaim:.*through shrink_lruvec" <<<"$OUT"
 fi
+tool 0 status --json
+echo "---- memcg-softlimit status --json"; echo "$OUT"
+assert_true "status --json: loaded" grep -q '^{"loaded":true,"absent":null,' <<<"$OUT"
+assert_true "status --json: gate" grep -qE '"gate":"(progress|priority)"' <<<"$OUT"
+tool 0 get --json /P
+assert_true "get --json" grep -q '"soft_limit":2147483648' <<<"$OUT"
 tool 0 --version
 tool 0 help stat
+assert_true "help: the positional interval" grep -q "^usage: memcg-softlimit stat \[OPTIONS\] \[INTERVAL \[COUNT\]\]" <<<"$OUT"
+cg_remove W
+cg_remove nope
 msl_unload

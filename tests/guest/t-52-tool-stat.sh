@@ -13,7 +13,7 @@
 [ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
 T=$MSL_TOOL
 S=$MSL_SCRATCH
-REASONS="policy_off targeted root below_threshold over ancestor_over nothing_eligible under sibling_over none_over excess_share"
+REASONS="policy_off targeted root below_threshold over ancestor_over nothing_eligible under sibling_over none_over excess_share retry"
 KINDS="kswapd direct proactive targeted"
 # jrow FILE ID: the line of cgroup ID in a JSON document of the tool
 jrow() { grep -E "^\{\"id\":$2," "$1" | head -n 1; }
@@ -71,7 +71,7 @@ ID_U=$(stat -c %i "$(cg_path U)")
 # Intervals while the workload runs, until SIGTERM: deltas of consecutive
 # snapshots.
 n0=$(grep -c 'snapshot_done:' "$MSL_TRACEFS/trace")
-"$T" stat --json -a -i 1 >"$S/deltas.json" 2>"$S/deltas.err" &
+"$T" stat --json -a 1 >"$S/deltas.json" 2>"$S/deltas.err" &
 st=$!
 # The workload starts once stat -i took its first snapshot (in the trace).
 more_snapshots() { [ "$(grep -c 'snapshot_done:' "$MSL_TRACEFS/trace")" -gt "$n0" ]; }
@@ -97,6 +97,23 @@ wait $st || fail "stat -i failed: $(cat "$S/deltas.err")"
 "$T" stat --json -a >"$S/final.json" || fail "stat --json failed"
 "$T" stat >"$S/final.txt" || fail "stat (text) failed"
 "$T" stat -q --prometheus "$S/msl.prom" || fail "stat --prometheus failed"
+perl "$MSL_PAYLOAD/guest/prom-check.pl" "$S/msl.prom" || fail "stat --prometheus wrote an invalid file"
+"$T" stat -q -a --id-label --prometheus "$S/msl-all.prom" || fail "stat --prometheus -a --id-label failed"
+perl "$MSL_PAYLOAD/guest/prom-check.pl" "$S/msl-all.prom" || fail "stat --prometheus -a --id-label wrote an invalid file"
+# Every interval replaces the file; each one parses.
+"$T" stat -q --prometheus "$S/msl-i.prom" 0.3 6 &
+sp=$!
+checks=0
+while kill -0 $sp 2>/dev/null; do
+	if [ -e "$S/msl-i.prom" ]; then
+		perl "$MSL_PAYLOAD/guest/prom-check.pl" "$S/msl-i.prom" >/dev/null ||
+			fail "an interval's file did not parse: $(perl "$MSL_PAYLOAD/guest/prom-check.pl" "$S/msl-i.prom")"
+		checks=$((checks + 1))
+	fi
+	sleep 0.1
+done
+wait $sp || fail "stat --prometheus 0.3 6 failed"
+assert_gt "$checks" 3 "interval files parsed while stat wrote them"
 trace_disable memcg_softlimit
 trace_dump >"$S/trace.txt"
 grep -q LOST "$S/trace.txt" && fail "the top-level buffer lost events: $(grep -m1 LOST "$S/trace.txt")"
@@ -173,12 +190,35 @@ for dseq in $(sed -nE 's/^\{"source".*"seq":([0-9]+).*/\1/p' "$S/deltas.json"); 
 done
 assert_gt "$sum_over" 0 "O's over decisions in the intervals"
 
-# Prometheus: the same totals, labelled by path.
+# Prometheus: the same totals, labelled by path, pages as bytes.
 assert_true "prometheus file written" test -s "$S/msl.prom"
-assert_eq "$(ls "$S" | grep -c 'msl.prom.tmp')" 0 "temporary files left"
-line=$(grep -E "^memcg_softlimit_decisions_total\{cgroup=\"/O\",id=\"$ID_O\",reason=\"over\"\} [0-9]+$" "$S/msl.prom")
+assert_eq "$(ls "$S" | grep -c 'msl.*prom.tmp')" 0 "temporary files left"
+assert_true "memcg_softlimit_up 1" grep -qx "memcg_softlimit_up 1" "$S/msl.prom"
+line=$(grep -E "^memcg_softlimit_decisions_total\{cgroup=\"/O\",reason=\"over\"\} [0-9]+$" "$S/msl.prom")
 [ -n "$line" ] || fail "no decisions_total line for O: $(grep -m3 decisions_total "$S/msl.prom")"
 assert_ge "${line##* }" "$(jget "$O" over)" "prometheus O over vs stat"
-assert_true "prometheus TYPE lines" grep -q '^# TYPE memcg_softlimit_reclaimed_pages_total counter$' "$S/msl.prom"
+assert_false "no id label unless asked" grep -q 'id="' "$S/msl.prom"
+assert_false "no series that is 0 unless asked" grep -qE '^memcg_softlimit_[a-z_]+_total\{.*\} 0$' "$S/msl.prom"
+assert_true "zero series with -a" grep -qE '^memcg_softlimit_[a-z_]+_total\{.*\} 0$' "$S/msl-all.prom"
+assert_true "the id label with --id-label" grep -qE "^memcg_softlimit_decisions_total\{cgroup=\"/O\",id=\"$ID_O\",reason=\"over\"\} [0-9]+$" "$S/msl-all.prom"
+assert_true "prometheus TYPE lines" grep -q '^# TYPE memcg_softlimit_reclaimed_bytes_total counter$' "$S/msl.prom"
+bytes=$(sed -nE 's/^memcg_softlimit_reclaimed_bytes_total\{cgroup="\/O",kind="(kswapd|direct|proactive)"\} ([0-9]+)$/\2/p' "$S/msl.prom" | awk '{ s += $1 } END { print s + 0 }')
+pages=$(jget "$O" reclaimed_total)
+assert_ge "$bytes" $((pages * $(getconf PAGESIZE))) "O's reclaimed bytes vs pages in stat --json"
+# -T and -c: the time in each table, only the cgroups below a prefix.
+"$T" stat -T -c /O -a >"$S/filtered.txt" || fail "stat -T -c /O failed"
+echo "---- memcg-softlimit stat -T -c /O -a"; cat "$S/filtered.txt"
+echo "---- memcg-softlimit stat -w"; "$T" stat -w
+echo "---- memcg-softlimit --prometheus (head)"; head -n 12 "$S/msl.prom"
+assert_true "stat -T: the time" grep -qE '^# [0-9]{2}:[0-9]{2}:[0-9]{2} snapshot' "$S/filtered.txt"
+assert_true "stat -c /O: O" grep -qE ' /O$' "$S/filtered.txt"
+assert_false "stat -c /O: no U" grep -qE ' /U$' "$S/filtered.txt"
+assert_true "stat --json: the time" grep -qE '^\{"source":"snapshot","delta":false,"time":[0-9]+\.[0-9]{3},' "$S/final.json"
+# --raw and -o: columns a script can split.
+"$T" stat --raw -o id,over,cgroup -c /O >"$S/raw.txt" || fail "stat --raw failed"
+echo "---- memcg-softlimit stat --raw -o id,over,cgroup -c /O"; cat "$S/raw.txt"
+echo "---- memcg-softlimit stat --json 1 1 (first lines)"; "$T" stat --json -c /O 0.5 1 | head -n 3
+assert_eq "$(head -n 1 "$S/raw.txt")" "ID OVER CGROUP" "stat --raw header"
+assert_eq "$(awk '$3 == "/O" { print $1 }' "$S/raw.txt")" "$ID_O" "stat --raw: O's id"
 assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"
 msl_unload

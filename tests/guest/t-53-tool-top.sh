@@ -44,7 +44,7 @@ fill O 60 U 60
 assert_ge "$(cg_file_mib O)" 45 "O's page cache"
 assert_ge "$(cg_file_mib U)" 45 "U's page cache"
 
-"$T" top --batch -d 1 -n 10 >"$S/top.txt" 2>"$S/top.err" &
+"$T" top --batch 1 10 >"$S/top.txt" 2>"$S/top.err" &
 tp=$!
 wait_until 20 sh -c "ls $MSL_TRACEFS/instances | grep -q memcg-softlimit-" || fail "top did not start"
 # Pressure while top runs (MGLRU meets U at a first pass seldom: see
@@ -71,11 +71,19 @@ assert_gt "$u_spared" 0 "screens where U is spared"
 assert_true "O's soft limit shown" grep -qE ' 1M +/O$' "$S/top.txt"
 assert_true "U's soft limit shown" grep -qE ' max +/U$' "$S/top.txt"
 assert_eq "$(ls "$MSL_TRACEFS/instances")" "" "tracefs instances left behind"
+# JSON, one document a screen with its time; -c filters by path prefix.
+"$T" top --json -a -c /O 0.5 2 >"$S/top.json" 2>"$S/top.err" || fail "top --json failed: $(cat "$S/top.err")"
+echo "---- memcg-softlimit top --json -a -c /O 0.5 2"; cat "$S/top.json"
+assert_eq "$(grep -c '^{"time":[0-9.]*,"interval":0.500,"seq":' "$S/top.json")" 2 "top --json: two documents with their time"
+assert_true "top --json: O" grep -q '"cgroup": "/O"' "$S/top.json"
+assert_false "top --json -c /O: no U" grep -q '"cgroup": "/U"' "$S/top.json"
+"$T" top --batch --raw -o status,cgroup -a 0.3 1 >"$S/top.raw" || fail "top --raw failed"
+assert_eq "$(head -n 1 "$S/top.raw")" "STATUS CGROUP" "top --raw -o: the header"
 
 # Live, on a terminal: screens refresh, q quits, the instance goes.
 export TERM=xterm
 t0=$(date +%s)
-tmux new-session -d -s msl -x 160 -y 40 "$T top -d 0.5; echo exited=\$? >$S/tmux.rc; sleep 30" ||
+tmux new-session -d -s msl -x 160 -y 40 "$T top 0.5; echo exited=\$? >$S/tmux.rc; sleep 30" ||
 	fail "tmux new-session failed"
 wait_until 15 sh -c "tmux capture-pane -p -t msl | grep -q '^STATUS '" ||
 	fail "no top screen in tmux: $(tmux capture-pane -p -t msl | head -n 5)"

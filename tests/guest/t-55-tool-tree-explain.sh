@@ -12,7 +12,8 @@
 . "$MSL_PAYLOAD/guest/cases.sh"
 T=$MSL_TOOL
 S=$MSL_SCRATCH
-msl_load
+# The priority gate at the first pass only (V8): the rows below are that.
+msl_load priority_threshold=12
 build_tree
 for cg in A A/A1 A/A2 B; do
 	l=$(soft_limit_of 2 "$cg")
@@ -23,9 +24,11 @@ fill_tree
 
 "$T" tree >"$S/tree.txt" 2>"$S/tree.err" || fail "tree failed: $(cat "$S/tree.err")"
 echo "---- tree"; cat "$S/tree.txt"
+"$T" tree -o soft_limit,over,first_pass,cgroup >"$S/tree.cols" 2>>"$S/tree.err" || fail "tree -o failed: $(cat "$S/tree.err")"
 # tree_col NAME: "SOFT_LIMIT OVER FIRST_PASS" of the cgroup named NAME
+# (the name last, after libsmartcols' tree drawing)
 tree_col() {
-	awk -v n="$1" '{ for (i = 1; i <= NF; i++) if ($i == n) { print $(i + 2), $(i + 3), $(i + 4), $(i + 5); exit } }' "$S/tree.txt"
+	awk -v n="$1" '{ name = $NF; sub(/^[^A-Za-z0-9\/]+/, "", name); if (name == n) { print $1, $2, $3, $4; exit } }' "$S/tree.cols"
 }
 assert_eq "$(tree_col A)" "128M yes reclaim (over)" "tree: A"
 assert_eq "$(tree_col A1)" "80M yes reclaim (over)" "tree: A1"
@@ -33,8 +36,14 @@ assert_eq "$(tree_col A2)" "8000M no reclaim (ancestor_over)" "tree: A2"
 assert_eq "$(tree_col B)" "128M no skip (under)" "tree: B"
 assert_eq "$(tree_col S)" "unset no skip (under)" "tree: S (unset counts as 0, but S is empty)"
 assert_true "tree: the root" grep -qE '^/ .*reclaim \(root\)' "$S/tree.txt"
-assert_true "tree: drawn" grep -qE '^\|-- A +' "$S/tree.txt"
+assert_true "tree: drawn" grep -qE '^(├─|\|-)A +' "$S/tree.txt"
 assert_true "tree: decision totals" grep -q 'RECLAIM' "$S/tree.txt"
+echo "---- memcg-softlimit tree -o soft_limit,over,first_pass,cgroup"; cat "$S/tree.cols"
+"$T" tree --json -o cgroup,soft_limit,first_pass >"$S/tree.json" || fail "tree --json failed"
+echo "---- memcg-softlimit tree --json -o cgroup,soft_limit,first_pass"; cat "$S/tree.json"
+assert_true "tree --json: nested children" grep -q '"children": \[' "$S/tree.json"
+grep -A2 '"cgroup": "A1"' "$S/tree.json" | grep -q '"first_pass": "reclaim (over)"' ||
+	fail "tree --json: A1's first pass is not reclaim (over): $(grep -A2 '"cgroup": "A1"' "$S/tree.json" | tr -d '\n')"
 "$T" tree /A >"$S/subtree.txt" || fail "tree /A failed"
 assert_false "tree /A has no B" grep -qw B "$S/subtree.txt"
 assert_true "tree /A starts at /A" grep -qE '^/A ' "$S/subtree.txt"
@@ -51,6 +60,9 @@ if [ "$MSL_LRU" = mglru ]; then
 else
 	assert_true "MGLRU off" grep -q 'MGLRU is off here' "$S/a2.txt"
 fi
+"$T" explain /A/A2 --json >"$S/a2.json" || fail "explain --json failed"
+assert_true "explain --json: priority 12" grep -q '^{"priority":12,"decision":{"verdict":"reclaim","reason":"ancestor_over",' "$S/a2.json"
+assert_true "explain --json: the chain" grep -q '^{"id":[0-9]*,"path":"/A/A2",' "$S/a2.json"
 "$T" explain "$MSL_CGROUP_ROOT/B" >"$S/b.txt" || fail "explain B failed"
 assert_true "B at 12: skip, under" grep -qE '^ +12 .* skip +under ' "$S/b.txt"
 "$T" explain / >"$S/root.txt" || fail "explain / failed"

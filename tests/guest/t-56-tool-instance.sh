@@ -24,7 +24,7 @@ echo MSL-MARKER >"$TR/trace_marker"
 before=$(toplevel)
 "$T" stat >"$S/out" || fail "stat failed"
 "$T" tree >/dev/null || fail "tree failed"
-"$T" top -b -n 1 -d 0.2 >/dev/null || fail "top failed"
+"$T" top --batch 0.2 1 >/dev/null || fail "top failed"
 assert_eq "$(toplevel)" "$before" "top-level tracing state after stat, tree, top"
 assert_eq "$(grep -c 'snapshot' "$TR/trace")" 0 "snapshot events in the top-level buffer"
 assert_eq "$(ours)" 0 "instances after normal exits"
@@ -33,7 +33,7 @@ assert_eq "$(ours)" 0 "instances after normal exits"
 # (A script's background job starts with SIGINT ignored, which the tool
 # respects, as it does nohup's SIGHUP: perl puts the defaults back.)
 for sig in INT TERM HUP; do
-	perl -e '$SIG{INT} = $SIG{HUP} = "DEFAULT"; exec @ARGV or die' "$T" stat -i 0.5 >"$S/sig.out" 2>&1 &
+	perl -e '$SIG{INT} = $SIG{HUP} = "DEFAULT"; exec @ARGV or die' "$T" stat 0.5 >"$S/sig.out" 2>&1 &
 	pid=$!
 	wait_until 10 test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance memcg-softlimit-$pid"
 	sleep 0.7
@@ -43,7 +43,7 @@ for sig in INT TERM HUP; do
 	assert_eq "$rc" 0 "stat -i exit status after SIG$sig"
 	assert_false "instance gone after SIG$sig" test -d "$TR/instances/memcg-softlimit-$pid"
 done
-perl -e '$SIG{INT} = $SIG{HUP} = "DEFAULT"; exec @ARGV or die' "$T" top -b -d 0.5 >/dev/null 2>&1 &
+perl -e '$SIG{INT} = $SIG{HUP} = "DEFAULT"; exec @ARGV or die' "$T" top --batch 0.5 >/dev/null 2>&1 &
 pid=$!
 wait_until 10 test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance for top"
 kill -TERM $pid
@@ -52,7 +52,7 @@ assert_eq "$?" 0 "top's exit status after SIGTERM"
 assert_false "top's instance gone after SIGTERM" test -d "$TR/instances/memcg-softlimit-$pid"
 
 # Ignored on entry, SIGHUP stays ignored (nohup).
-nohup "$T" stat -i 0.5 >/dev/null 2>&1 &
+nohup "$T" stat 0.5 >/dev/null 2>&1 &
 pid=$!
 wait_until 10 test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance"
 kill -HUP $pid
@@ -63,7 +63,7 @@ wait $pid
 assert_false "instance gone" test -d "$TR/instances/memcg-softlimit-$pid"
 
 # SIGKILL leaves it; the next run removes it (its process is gone).
-"$T" stat -i 0.5 >/dev/null 2>&1 &
+"$T" stat 0.5 >/dev/null 2>&1 &
 pid=$!
 wait_until 10 test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance"
 kill -KILL $pid

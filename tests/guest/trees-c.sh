@@ -3,7 +3,7 @@
 # stock, v8, walk and excess at the smoke size of the trees part (bench-lib:
 # bench_trees), and the direction of each policy's effect on the pages each
 # leaf keeps.  Sourced after bench-lib.sh (MSL_BENCH_SIZE=smoke, B_RECORDS)
-# by t-60-bench-smoke (6.1 v1, 6.12 MGLRU) and t-28-article-pages (the two
+# by t-60-bench-smoke (6.12 MGLRU; every row in make check-long) and t-28-article-pages (the two
 # classic-LRU cgroup v2 configurations).
 
 # field RECORD KEY: a scalar or list value of a flat JSON record

@@ -15,25 +15,36 @@
 #
 #  1. dkms/*   `make dkms-install` for every kernel from its headers
 #              (host), the module is signed with the MOK key, `make
-#              dkms-uninstall`; refusal of fabricated headers trees without
-#              CONFIG_DEBUG_INFO_BTF / ftrace with regs or args, and of a
-#              kernel older than 6.1; `dkms autoinstall` skips them with
-#              status 0.  The DKMS-built modules go to build/pkg/payload/
-#              for the guest test t-40-dkms-modprobe.
+#              dkms-uninstall`; dkms.conf's BUILD_EXCLUSIVE_* exclude (dkms
+#              build: 77, dkms's own message, nothing compiled) releases
+#              outside the tested kernels and a headers tree without
+#              CONFIG_DEBUG_INFO_BTF, and not 7.3; `dkms autoinstall` (what
+#              dkms's kernel hook runs) leaves the module alone: status 0.
+#              The DKMS-built modules go to build/pkg/payload/ for the
+#              guest test t-40-dkms-modprobe.
 #  2. make/install  `make install DESTDIR=...` in a copy of the sources.
-#  3. deb/build, deb/lintian  `make deb` (dpkg-buildpackage), lintian.
-#  4. deb/*    in a chroot of the guest rootfs with every kernel's headers,
-#              dkms, systemd and udev (cached, keyed by the rootfs and the
-#              recipe below): dpkg -i, DKMS builds and installs for each
-#              kernel (signed), the kernel hook skips an unsupported kernel,
+#  3. deb/build, deb/lintian, deb/build-chroot  `make deb`
+#              (dpkg-buildpackage), lintian -I --pedantic (no tag but the
+#              overridden ones), and the source package built again in a
+#              clean bookworm chroot (debootstrap --variant=buildd, cached)
+#              with only its Build-Depends installed (apt-get build-dep).
+#  4. deb/*    in a chroot of the guest rootfs with the headers of the
+#              package image's kernels (tests/matrix's pkg rows), dkms,
+#              systemd and udev (cached, keyed by the rootfs, those kernels
+#              and the recipe below): dpkg -i, DKMS builds and installs
+#              for each of them (signed); `apt-get install` of a kernel (image and
+#              headers packages, made here from the 6.12 ones, with Debian's
+#              maintainer scripts) outside the tested kernels and of one
+#              inside them whose build fails: apt-get exits 0, no module;
 #              the image build/pkg/image/rootfs.img is made (booted by
-#              tests/pkg/lib.sh with systemd as init for t-41/t-42), then
+#              tests/pkg/lib.sh with systemd as init for t-41..t-43), then
 #              dpkg --purge leaves nothing behind.
 #
 # Environment: MSL_KVERS (required: the kernels of tests/matrix's Debian 12
 # rows, as tests/vm/setup.sh resolved them), MSL_ROOTFS_DIR (for 4),
-# MSL_CACHE (default /var/cache/memcg-softlimit), MSL_PKG_OUT (default
-# build/pkg), MSL_PKG_ONLY="dkms make deb image" (default: all parts).
+# MSL_CACHE (default /var/cache/memcg-softlimit), MSL_MIRROR (debootstrap's,
+# default http://deb.debian.org/debian), MSL_PKG_OUT (default build/pkg),
+# MSL_PKG_ONLY="dkms make deb image" (default: all parts).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -41,10 +52,21 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$REPO/tests/vm/common.sh"
 OUT=${MSL_PKG_OUT:-$REPO/build/pkg}
 MSL_CACHE=${MSL_CACHE:-/var/cache/memcg-softlimit}
+MIRROR=${MSL_MIRROR:-http://deb.debian.org/debian}
 read -ra KERNELS <<<"${MSL_KVERS:?MSL_KVERS must name the kernels}"
 # The oldest and the newest generic kernels stand in where one will do.
 K_OLD=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | head -n 1)
 K_NEW=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | tail -n 1)
+# The package image's kernels: those of tests/matrix's pkg rows (the
+# image boots no other; the host's DKMS part builds for all of KERNELS).
+matrix_load
+IMG_KERNELS=()
+for r in "${M_ROWS[@]}"; do
+	[ "${M_BOOT[$r]}" = pkg ] || continue
+	k=$(matrix_kver "$r" "${KERNELS[*]}") || continue
+	case " ${IMG_KERNELS[*]} " in *" $k "*) ;; *) IMG_KERNELS+=("$k") ;; esac
+done
+[ ${#IMG_KERNELS[@]} -gt 0 ] || IMG_KERNELS=("${KERNELS[@]}")
 VERSION=$(tr -d ' \t\n' <"$REPO/VERSION")
 PARTS=${MSL_PKG_ONLY:-dkms make deb image}
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
@@ -109,6 +131,19 @@ mount_add() { # mount_add TARGET MOUNT-ARGS...
 	mount "$@" "$t" || return 1
 	CHROOT_MOUNTS+=("$t")
 }
+# umount_one TARGET: a mount of mount_add's, and none below it.
+umount_one() {
+	local i kept=()
+	umount_chroot "$1"
+	for ((i = 0; i < ${#CHROOT_MOUNTS[@]}; i++)); do
+		if [ "${CHROOT_MOUNTS[i]}" = "$1" ]; then
+			umount -l "$1" 2>/dev/null || true
+		else
+			kept+=("${CHROOT_MOUNTS[i]}")
+		fi
+	done
+	CHROOT_MOUNTS=(${kept[@]+"${kept[@]}"})
+}
 umount_all() { umount_chroot ""; }
 trap umount_all EXIT
 trap 'exit 130' INT TERM
@@ -133,7 +168,11 @@ fake_headers() {
 # ===========================================================================
 DK=$OUT/dkms
 DKF=()
-dkms_private() { dkms "$1" "${DKF[@]}" "${@:2}"; }
+# With the test's MOK key: preparing a build, dkms would otherwise create
+# /var/lib/dkms/mok.key on the host.
+dkms_private() {
+	mok_signing_key=$DK/mok.key mok_certificate=$DK/mok.pub dkms "$1" "${DKF[@]}" "${@:2}"
+}
 
 part_dkms() {
 	local k log=$OUT/dkms-host.log f ver vm signer key want_key cert keyfile hash want_hash
@@ -159,7 +198,7 @@ part_dkms() {
 	cert=$(sed -n 's/^Public certificate (MOK): //p' "$log" | tail -n 1)
 	keyfile=$(sed -n 's/^Signing key: //p' "$log" | tail -n 1)
 	for k in "${KERNELS[@]}"; do
-		f=$(find "$DK/lib/$k/updates/dkms" -name 'memcg_softlimit.ko*' 2>/dev/null | head -n 1)
+		f=$(find "$DK/lib/$k/updates/dkms" -name 'memcg_softlimit.ko*' 2>/dev/null | head -n 1 || true)
 		if [ -z "$f" ]; then
 			cfail "no memcg_softlimit.ko* in the install tree $DK/lib/$k/updates/dkms (make dkms-install exit $rc, log ${log#"$REPO"/})"
 		else
@@ -204,8 +243,8 @@ part_dkms() {
 		fi
 	done
 
-	# Refusal: fabricated headers trees and an old kernel release.
-	part_dkms_refuse
+	# Exclusion: releases outside the tested kernels, fabricated headers.
+	part_dkms_exclude
 
 	# make dkms-uninstall takes everything away again.
 	tstart
@@ -220,57 +259,68 @@ part_dkms() {
 	cverdict dkms/make-dkms-uninstall
 }
 
-part_dkms_refuse() {
-	local name fake kver rc out expect cfg_expr
+# dkms.conf's BUILD_EXCLUSIVE_*: releases outside the tested kernels and a
+# kernel without an option the module needs are excluded by dkms itself
+# (status 77, its own message, nothing compiled); a 7.3 release is not.
+EXCLUDED_MSG='BUILD_EXCLUSIVE directive which does not match this kernel'
+part_dkms_exclude() {
+	local name kver src rc out log
 	# The source must be registered (dkms-install did it; re-add if not).
 	dkms_private status -m memcg-softlimit -v "$VERSION" 2>/dev/null | grep -q . ||
 		dkms_private add -m memcg-softlimit -v "$VERSION" >/dev/null 2>&1 || true
-	for name in no-btf no-ftrace-regs-args; do
+	for name in older-5.10 between-6.10 newer-7.4 no-btf; do
 		tstart
+		src=$(readlink -f "/lib/modules/$K_NEW/build")
 		case $name in
+		older-5.10) kver=5.10.0-99-amd64 src=$(readlink -f "/lib/modules/$K_OLD/build") ;;
+		between-6.10) kver=6.10.0-99-amd64 ;;
+		newer-7.4) kver=7.4.0-99-amd64 ;;
 		no-btf)
-			cfg_expr='s/^CONFIG_DEBUG_INFO_BTF=y$/# CONFIG_DEBUG_INFO_BTF is not set/'
-			expect='does not set CONFIG_DEBUG_INFO_BTF;'
-			;;
-		no-ftrace-regs-args)
-			cfg_expr='s/^\(CONFIG_DYNAMIC_FTRACE_WITH_\(REGS\|ARGS\)\|CONFIG_KPROBES_ON_FTRACE\)=y$/# \1 is not set/'
-			expect='does not set CONFIG_KPROBES_ON_FTRACE, CONFIG_DYNAMIC_FTRACE_WITH_REGS or CONFIG_DYNAMIC_FTRACE_WITH_ARGS;'
+			# A tested release whose configuration lacks BTF.
+			kver=${K_NEW%-amd64}-no-btf
+			src=$DK/headers-$name
+			fake_headers "$K_NEW" "$src" 's/^CONFIG_DEBUG_INFO_BTF=y$/# CONFIG_DEBUG_INFO_BTF is not set/' ||
+				cfail "cannot fabricate $src"
 			;;
 		esac
-		fake=$DK/headers-$name
-		kver=${K_NEW%-amd64}-$name
-		fake_headers "$K_NEW" "$fake" "$cfg_expr" || cfail "cannot fabricate $fake"
+		log=$OUT/dkms-exclude-$name.log
 		mkdir -p "$DK/lib/$kver"
 		rc=0
-		out=$(dkms_private build -m memcg-softlimit -v "$VERSION" -k "$kver" --kernelsourcedir "$fake" 2>&1) || rc=$?
-		printf '%s\n' "$out" >"$OUT/dkms-refuse-$name.log"
-		[ "$rc" = 77 ] || cfail "dkms build exited $rc, expected 77 (not built)"
-		grep -qF "memcg-softlimit: not building for kernel $kver: " <<<"$out" || cfail "no refusal message for $kver"
-		grep -qF -- "$expect" <<<"$out" || cfail "the message does not say '$expect'"
+		out=$(dkms_private build -m memcg-softlimit -v "$VERSION" -k "$kver" --kernelsourcedir "$src" 2>&1) || rc=$?
+		printf '%s\n' "$out" >"$log"
+		[ "$rc" = 77 ] || cfail "dkms build -k $kver exited $rc, expected 77 (excluded)"
+		grep -qF "$EXCLUDED_MSG" <<<"$out" || cfail "no '$EXCLUDED_MSG' from dkms for $kver"
+		! grep -q '^Building module' <<<"$out" || cfail "dkms started a build for $kver"
 		[ ! -e "$DK/tree/memcg-softlimit/$VERSION/$kver" ] || cfail "dkms left $DK/tree/memcg-softlimit/$VERSION/$kver"
-		! grep -q '^make ' <<<"$out" || cfail "dkms started a build"
-		# What the kernel packages' hooks run: autoinstall must skip it, not fail.
+		# What dkms's own kernel hook runs: no AUTOINSTALL, so it leaves the
+		# module alone and succeeds (dkms 3.0.10 exits 11 for an excluded
+		# module with AUTOINSTALL=yes: dkms issue #302).
 		rc=0
-		out=$(dkms_private autoinstall -k "$kver" --kernelsourcedir "$fake" 2>&1) || rc=$?
-		printf '%s\n' "$out" >>"$OUT/dkms-refuse-$name.log"
-		[ "$rc" = 0 ] || cfail "dkms autoinstall exited $rc (the kernel hook would fail the package install)"
-		grep -qF "(autoinstall skips it)" <<<"$out" || cfail "autoinstall printed no refusal"
-		[ -z "$(find "$DK/lib/$kver" -name 'memcg_softlimit*' | head -n 1)" ] || cfail "autoinstall installed a module for $kver"
-		tend "dkms/refuse/$name"
-		cverdict "dkms/refuse/$name" "$(grep -m1 -F 'memcg-softlimit: not building' "$OUT/dkms-refuse-$name.log" | cut -c1-150)..."
-		rm -rf "${fake:?}" "${DK:?}/lib/${kver:?}"
+		out=$(dkms_private autoinstall -k "$kver" --kernelsourcedir "$src" 2>&1) || rc=$?
+		printf '%s\n' "$out" >>"$log"
+		[ "$rc" = 0 ] || cfail "dkms autoinstall -k $kver exited $rc (dkms's kernel hook would fail the kernel's installation)"
+		[ -z "$(find "$DK/lib/$kver" -name 'memcg_softlimit*' | head -n 1)" ] || cfail "a module was installed for $kver"
+		tend "dkms/exclude/$name"
+		cverdict "dkms/exclude/$name" "$kver: dkms build 77, $(grep -m1 -oF "$EXCLUDED_MSG" "$log" || true)"
+		[ "$name" != no-btf ] || rm -rf "${src:?}"
+		rm -rf "${DK:?}/lib/${kver:?}"
 	done
-	# A release older than 6.1 (the real 6.1 headers stand in).
+
+	# 7.3 is declared: dkms goes on to compile (whether the 6.12 headers
+	# standing in for it build the module does not matter here).
 	tstart
-	kver=5.10.0-99-amd64
+	kver=7.3.0-99-amd64
+	log=$OUT/dkms-exclude-not-7.3.log
 	rc=0
 	out=$(dkms_private build -m memcg-softlimit -v "$VERSION" -k "$kver" \
-		--kernelsourcedir "$(readlink -f "/lib/modules/$K_OLD/build")" 2>&1) || rc=$?
-	printf '%s\n' "$out" >"$OUT/dkms-refuse-old.log"
-	[ "$rc" = 77 ] || cfail "dkms build exited $rc, expected 77"
-	grep -qF "memcg-softlimit: not building for kernel $kver: it is older than 6.1" <<<"$out" || cfail "no 'older than 6.1' message"
-	tend dkms/refuse/old-kernel
-	cverdict dkms/refuse/old-kernel
+		--kernelsourcedir "$(readlink -f "/lib/modules/$K_NEW/build")" 2>&1) || rc=$?
+	printf '%s\n' "$out" >"$log"
+	[ "$rc" != 77 ] || cfail "dkms excluded $kver (exit 77), a kernel dkms.conf declares"
+	! grep -qF "$EXCLUDED_MSG" <<<"$out" || cfail "dkms says '$EXCLUDED_MSG' for $kver"
+	grep -q '^Building module' <<<"$out" || cfail "dkms did not start a build for $kver"
+	dkms_private unbuild -m memcg-softlimit -v "$VERSION" -k "$kver" >/dev/null 2>&1 || true
+	tend dkms/exclude/not-7.3
+	cverdict dkms/exclude/not-7.3 "dkms build -k $kver went on to compile (exit $rc)"
 }
 
 # ===========================================================================
@@ -290,7 +340,7 @@ part_make() {
 		MOK_KEY="$DK/mok.key" MOK_CERT="$DK/mok.pub" >"$OUT/make-install.log" 2>&1; then
 		cfail "make install failed: $(tail -n 3 "$OUT/make-install.log" | tr '\n' ' ')"
 	fi
-	f=$(find "$d/root/lib/modules/$k/updates" -name 'memcg_softlimit.ko*' 2>/dev/null | head -n 1)
+	f=$(find "$d/root/lib/modules/$k/updates" -name 'memcg_softlimit.ko*' 2>/dev/null | head -n 1 || true)
 	if [ -z "$f" ]; then
 		cfail "no memcg_softlimit.ko* under DESTDIR/lib/modules/$k/updates"
 	else
@@ -339,20 +389,138 @@ part_deb() {
 	grep -q 'pkg.memcg-softlimit.notool' "$OUT/deb-build.log" &&
 		info deb/build "memcg-softlimit (tool, man page, unit) not built (profile pkg.memcg-softlimit.notool: no tools/Makefile, or its build failed)"
 
+	# lintian: info (-I) and pedantic tags shown; the package must have none
+	# but those it overrides (debian/*.lintian-overrides, with reasons).
 	tstart
 	rc=0
-	lintian --info --pedantic --display-experimental --show-overrides \
+	lintian -I --pedantic --show-overrides \
 		"$DEB_DIR"/memcg-softlimit_*.changes >"$OUT/lintian.log" 2>&1 || rc=$?
 	grep -v 'running with root privileges' "$OUT/lintian.log" >&2 || true
-	tags=$(grep -E '^[EWIPXO]: ' "$OUT/lintian.log" || true)
+	tags=$(grep -E '^[EWIPX]: ' "$OUT/lintian.log" || true)
 	tend deb/lintian
-	if grep -qE '^[EW]: ' <<<"$tags"; then
-		result FAIL deb/lintian "$(grep -cE '^[EW]: ' <<<"$tags") errors/warnings: $(grep -E '^[EW]: ' <<<"$tags" | head -n 5 | tr '\n' ';')"
-	elif [ "$rc" != 0 ] && [ "$rc" != 2 ]; then
+	if [ -n "$tags" ]; then
+		result FAIL deb/lintian "$(wc -l <<<"$tags") tags (lintian -I --pedantic): $(head -n 5 <<<"$tags" | tr '\n' ';')"
+	elif [ "$rc" != 0 ]; then
 		result FAIL deb/lintian "lintian exited $rc: $(tail -n 3 "$OUT/lintian.log" | tr '\n' ' ')"
+	elif ! grep -q '^memcg-softlimit-dkms_.*_all\.deb$' < <(sed -n '/^Files:/,$p' "$DEB_DIR"/memcg-softlimit_*.changes | awk '{print $5}'); then
+		result FAIL deb/lintian "the .changes lintian read lists no memcg-softlimit-dkms package"
 	else
-		result PASS deb/lintian "$( [ -n "$tags" ] && echo "$(wc -l <<<"$tags") info/pedantic/overridden tags (log ${OUT#"$REPO"/}/lintian.log)" || echo "no tags (--pedantic --info --display-experimental)")"
+		result PASS deb/lintian "lintian -I --pedantic on $(cd "$DEB_DIR" && echo *.deb): no tags; $(grep -c '^O: ' "$OUT/lintian.log") overridden (log ${OUT#"$REPO"/}/lintian.log)"
 	fi
+
+	part_deb_chroot
+}
+
+# ---------------------------------------------------------------------------
+# The source package built in a clean bookworm chroot: debootstrap
+# --variant=buildd (essential and build-essential only, cached in
+# $MSL_CACHE/buildchroot-<key>/), then, in a throwaway overlay, apt-get
+# build-dep of the source package (its Build-Depends and nothing else) and
+# dpkg-buildpackage.  Downloaded packages are kept in
+# $MSL_CACHE/buildchroot-archives/.
+# ---------------------------------------------------------------------------
+BUILD_SUITE=bookworm
+buildchroot_recipe() {
+	local root=$1
+	debootstrap --variant=buildd "$BUILD_SUITE" "$root" "$MIRROR" >"$OUT/buildchroot-debootstrap.log" 2>&1 || return 1
+	printf 'deb %s %s main\n' "$MIRROR" "$BUILD_SUITE" >"$root/etc/apt/sources.list"
+	rm -rf "$root/var/cache/apt/archives/"*.deb
+}
+buildchroot_key() {
+	{
+		echo "suite=$BUILD_SUITE mirror=$MIRROR"
+		declare -f buildchroot_recipe
+	} | sha256sum | cut -c1-16
+}
+ensure_buildchroot() { # sets BUILDCHROOT
+	local dir tmp
+	dir=$MSL_CACHE/buildchroot-$(buildchroot_key)
+	exec 8>"$MSL_CACHE/.buildchroot.lock"
+	flock 8
+	if [ -f "$dir/.complete" ] && [ -d "$dir/root/usr" ]; then
+		log "clean build chroot cached: $dir"
+		touch "$dir/.complete"
+	else
+		log "debootstrap --variant=buildd $BUILD_SUITE into $dir (a few minutes, once)"
+		tmp=$(mktemp -d "$MSL_CACHE/.buildchroot-build-XXXXXX")
+		chmod 0755 "$tmp"
+		if ! buildchroot_recipe "$tmp/root"; then
+			tail -n 20 "$OUT/buildchroot-debootstrap.log" >&2 || true
+			safe_rm "$tmp" || true
+			flock -u 8
+			return 1
+		fi
+		touch "$tmp/.complete"
+		local d
+		for d in "$MSL_CACHE"/buildchroot-*/; do
+			d=${d%/}
+			case $d in */buildchroot-archives) continue ;; esac
+			[ "$d" = "$dir" ] || safe_rm "$d" || true
+		done
+		safe_rm "$dir"
+		mv "$tmp" "$dir"
+	fi
+	flock -u 8
+	BUILDCHROOT=$dir/root
+}
+
+part_deb_chroot() {
+	local root=$OUT/buildroot upper=$OUT/buildroot.ovl dsc log=$OUT/deb-build-chroot.log rc=0 debs=() f
+	local host_note=
+	tstart
+	for dsc in "$DEB_DIR"/memcg-softlimit_*.dsc; do [ -e "$dsc" ] && break; done
+	if [ ! -e "$dsc" ]; then
+		tend deb/build-chroot
+		result FAIL deb/build-chroot "no source package (deb/build failed)"
+		return 1
+	fi
+	if ! ensure_buildchroot; then
+		tend deb/build-chroot
+		result FAIL deb/build-chroot "debootstrap of the clean chroot failed (log ${OUT#"$REPO"/}/buildchroot-debootstrap.log)"
+		return 1
+	fi
+	safe_rm "$root" && safe_rm "$upper" || return 1
+	mkdir -p "$root" "$upper/u" "$upper/w" "$MSL_CACHE/buildchroot-archives/partial"
+	if ! mount_add "$root" -t overlay overlay -o "lowerdir=$BUILDCHROOT,upperdir=$upper/u,workdir=$upper/w" 2>/dev/null; then
+		log "no overlayfs: copying the clean chroot"
+		cp -a "$BUILDCHROOT/." "$root/"
+	fi
+	if ! mount_chroot "$root" || ! mount_add "$root/var/cache/apt/archives" --bind "$MSL_CACHE/buildchroot-archives"; then
+		result FAIL deb/build-chroot "cannot mount /proc, /sys, /dev or the apt cache in the chroot"
+		umount_one "$root"
+		return 1
+	fi
+	cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+	mkdir -p "$root/build"
+	cp "$dsc" "$DEB_DIR"/memcg-softlimit_*.tar.* "$root/build/"
+	log "clean chroot: apt-get build-dep, dpkg-buildpackage (log ${log#"$REPO"/})"
+	# shellcheck disable=SC2016 # expanded in the chroot
+	in_chroot "$root" sh -ec '
+		cd /build
+		echo "== packages before build-dep: $(dpkg-query -W | wc -l)"
+		apt-get update -q
+		dpkg-source -x ./*.dsc src
+		apt-get build-dep -y -q --no-install-recommends ./src
+		cd src
+		dpkg-buildpackage -us -uc -b
+	' >"$log" 2>&1 || rc=$?
+	for f in "$root"/build/*.deb; do
+		[ -e "$f" ] && debs+=("$(basename "$f")")
+	done
+	umount_one "$root"
+	tend deb/build-chroot
+	grep -q 'pkg.memcg-softlimit.notool' "$OUT/deb-build.log" 2>/dev/null &&
+		host_note=" (the host's build of the tool failed too: deb/build)"
+	if [ "$rc" != 0 ]; then
+		result FAIL deb/build-chroot "exit $rc in the clean chroot$host_note: $(grep -E 'error:|Unmet|^E: |unable to|cannot' "$log" | head -n 3 | tr '\n' ' ') (log ${log#"$REPO"/})"
+	elif ! printf '%s\n' "${debs[@]}" | grep -q '^memcg-softlimit-dkms_' ||
+		! printf '%s\n' "${debs[@]}" | grep -q '^memcg-softlimit_'; then
+		result FAIL deb/build-chroot "built only: ${debs[*]:-nothing} (log ${log#"$REPO"/})"
+	else
+		result PASS deb/build-chroot "bookworm buildd chroot + Build-Depends only: ${debs[*]}"
+	fi
+	safe_rm "$root" || true
+	safe_rm "$upper" || true
 }
 
 # ===========================================================================
@@ -382,12 +550,12 @@ pkgbase_recipe() {
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 	chmod +x "$root/usr/sbin/policy-rc.d"
 	mount_chroot "$root" || return 1
-	log "chroot: apt-get update; install ${PKGBASE_PACKAGES[*]} and the headers of ${KERNELS[*]} ..."
+	log "chroot: apt-get update; install ${PKGBASE_PACKAGES[*]} and the headers of ${IMG_KERNELS[*]} ..."
 	in_chroot "$root" apt-get update -q >"$OUT/pkgbase-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
 	in_chroot "$root" apt-get install -y -q --no-install-recommends \
 		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
 		"${PKGBASE_PACKAGES[@]}" >>"$OUT/pkgbase-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
-	for k in "${KERNELS[@]}"; do
+	for k in "${IMG_KERNELS[@]}"; do
 		in_chroot "$root" apt-get install -y -q --no-install-recommends "linux-headers-$k" >>"$OUT/pkgbase-apt.log" 2>&1 ||
 			in_chroot "$root" apt-get install -y -q --no-install-recommends -t bookworm-backports "linux-headers-$k" \
 				>>"$OUT/pkgbase-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
@@ -425,7 +593,7 @@ EOF
 
 pkgbase_key() {
 	{
-		echo "rootfs=$(basename "$ROOTFS_DIR") kernels=${KERNELS[*]} packages=${PKGBASE_PACKAGES[*]}"
+		echo "rootfs=$(basename "$ROOTFS_DIR") kernels=${IMG_KERNELS[*]} packages=${PKGBASE_PACKAGES[*]}"
 		declare -f pkgbase_recipe mount_chroot in_chroot
 	} | sha256sum | cut -c1-16
 }
@@ -471,19 +639,22 @@ ensure_pkgbase() {
 # The files of the chroot that matter for "purge leaves nothing behind".
 # dpkg's own records, logs and caches change by design; /var/lib/dkms/mok.*
 # is the machine's MOK key, created by dkms on its first signing and kept.
+# One sorted list (comm reads it).
 tree_list() {
-	in_chroot "$1" find / -xdev \
-		\( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /var/tmp \
-		-o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /payload \) -prune -o \
-		\( -path /var/lib/dpkg -prune -o -print \) 2>/dev/null |
-		grep -vxE '/var/lib/dkms/mok\.(key|pub)|/etc/ld\.so\.cache' | LC_ALL=C sort
-	# dpkg's per-package records must go too.
-	find "$1/var/lib/dpkg/info" -mindepth 1 -maxdepth 1 -printf '/var/lib/dpkg/info/%f\n' | LC_ALL=C sort
+	{
+		in_chroot "$1" find / -xdev \
+			\( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /var/tmp \
+			-o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /payload \) -prune -o \
+			\( -path /var/lib/dpkg -prune -o -print \) 2>/dev/null |
+			grep -vxE '/var/lib/dkms/mok\.(key|pub)|/etc/ld\.so\.cache'
+		# dpkg's per-package records must go too.
+		find "$1/var/lib/dpkg/info" -mindepth 1 -maxdepth 1 -printf '/var/lib/dpkg/info/%f\n'
+	} | LC_ALL=C sort
 }
 
 IMG=$OUT/image
 part_image() {
-	local root=$OUT/root upper=$OUT/ovl lower k f rc out debs=() pkgs=() mokserial sig signer ver
+	local root=$OUT/root upper=$OUT/ovl lower k f rc out debs=() pkgs=() mokserial sig='' signer='' ver=''
 	if [ -z "${MSL_ROOTFS_DIR:-}" ] || [ ! -s "$MSL_ROOTFS_DIR/rootfs.img" ]; then
 		result FAIL deb/chroot-install "no guest rootfs (MSL_ROOTFS_DIR)"
 		return 1
@@ -521,7 +692,7 @@ part_image() {
 		debs+=("/tmp/debs/$(basename "$f")")
 		pkgs+=("$(dpkg-deb -f "$f" Package)")
 	done
-	log "chroot: dpkg -i ${pkgs[*]} (DKMS builds for ${KERNELS[*]}) ..."
+	log "chroot: dpkg -i ${pkgs[*]} (DKMS builds for ${IMG_KERNELS[*]}) ..."
 	rc=0
 	in_chroot "$root" dpkg -i "${debs[@]}" >"$OUT/chroot-dpkg-i.log" 2>&1 || rc=$?
 	tend deb/chroot-install
@@ -534,8 +705,9 @@ part_image() {
 	tree_list "$root" >"$OUT/tree-installed.txt"
 	# Per kernel: built, installed, depmod'ed, signed by the chroot's MOK key.
 	mokserial=$(cert_serial "$root/var/lib/dkms/mok.pub" 2>/dev/null || true)
-	for k in "${KERNELS[@]}"; do
+	for k in "${IMG_KERNELS[@]}"; do
 		tstart
+		ver='' signer='' sig=''
 		in_chroot "$root" dkms status -m memcg-softlimit -v "$VERSION" -k "$k" 2>/dev/null | grep -q ': installed' ||
 			cfail "dkms status: '$(in_chroot "$root" dkms status -m memcg-softlimit -k "$k" 2>&1 | head -n 1)'"
 		f=$(in_chroot "$root" modinfo -k "$k" -n memcg_softlimit 2>/dev/null || true)
@@ -556,32 +728,43 @@ part_image() {
 		cverdict "deb/dkms/$k" "$f, version $ver, signer '$signer'"
 	done
 
-	# A kernel the module does not support, installed later: the headers
-	# package's hook (dkms autoinstall) must skip the module and succeed.
-	part_image_hook "$root"
+	# Kernels installed later with apt-get: one outside the tested kernels,
+	# one inside whose build fails.  Neither installation may fail.
+	part_image_kernels "$root"
 
 	# The boot image.  Fixtures for the guest tests: module parameters in
-	# modprobe.d, and, with the tool package, a soft limit to apply at boot.
+	# modprobe.d, and, with the tool package, soft limits to apply at boot
+	# (one for a cgroup that does not exist then) and the package itself,
+	# for t-42 to reinstall.
 	tstart
 	rm -rf "$root/tmp/debs"
 	echo "options memcg_softlimit priority_threshold=11" >"$root/etc/modprobe.d/zz-msl-test.conf"
+	local tooldeb=
 	if [ -f "$root/etc/memcg-softlimit.conf" ]; then
 		cp -a "$root/etc/memcg-softlimit.conf" "$OUT/memcg-softlimit.conf.orig"
-		echo "/system.slice 1G" >>"$root/etc/memcg-softlimit.conf"
+		printf '%s\n' "/system.slice 1G" "/msl-t42-later.slice 256M" >>"$root/etc/memcg-softlimit.conf"
+		for f in "$DEB_DIR"/memcg-softlimit_*.deb; do
+			[ -e "$f" ] || continue
+			mkdir -p "$root/var/cache/msl-test"
+			cp "$f" "$root/var/cache/msl-test/"
+			tooldeb=/var/cache/msl-test/$(basename "$f")
+		done
 	fi
 	rm -f "$root/usr/sbin/policy-rc.d"
 	umount_chroot "$root"
 	safe_rm "$IMG"
 	mkdir -p "$IMG"
-	for k in "${KERNELS[@]}"; do
+	for k in "${IMG_KERNELS[@]}"; do
 		cp "$root/boot/vmlinuz-$k" "$root/boot/initrd.img-$k" "$IMG/"
 	done
-	printf '%s\n' "${KERNELS[@]}" >"$IMG/kernels"
+	printf '%s\n' "${IMG_KERNELS[@]}" >"$IMG/kernels"
 	{
 		echo "version=$VERSION"
 		echo "mok_serial=$mokserial"
 		echo "tool=$([ -f "$root/lib/systemd/system/memcg-softlimit.service" ] && echo yes || echo no)"
 		echo "softlimit=/system.slice 1G"
+		echo "later=/msl-t42-later.slice 256M"
+		echo "tool_deb=$tooldeb"
 		echo "priority_threshold=11"
 	} >"$IMG/expect"
 	log "mke2fs the package image ($(du -sh --apparent-size "$root" 2>/dev/null | cut -f1)) ..."
@@ -598,6 +781,7 @@ part_image() {
 	# Purge: nothing of ours may remain.
 	tstart
 	rm -f "$root/etc/modprobe.d/zz-msl-test.conf"
+	rm -rf "$root/var/cache/msl-test"
 	[ ! -f "$OUT/memcg-softlimit.conf.orig" ] || cp -a "$OUT/memcg-softlimit.conf.orig" "$root/etc/memcg-softlimit.conf"
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 	chmod +x "$root/usr/sbin/policy-rc.d"
@@ -608,9 +792,10 @@ part_image() {
 	tree_list "$root" >"$OUT/tree-after.txt"
 	# The listing sees what the install added (else the comparison proves nothing).
 	local added
-	added=$(comm -13 "$OUT/tree-before.txt" "$OUT/tree-installed.txt" | wc -l)
+	added=$(LC_ALL=C comm -13 "$OUT/tree-before.txt" "$OUT/tree-installed.txt" | wc -l)
 	for f in "/usr/src/memcg-softlimit-$VERSION/dkms.conf" /var/lib/dkms/memcg-softlimit \
-		/usr/lib/modules-load.d/memcg-softlimit.conf /etc/modprobe.d/memcg-softlimit.conf \
+		/usr/lib/systemd/system/memcg-softlimit-load.service /etc/modprobe.d/memcg-softlimit.conf \
+		/etc/kernel/postinst.d/memcg-softlimit /etc/kernel/header_postinst.d/memcg-softlimit \
 		"/var/lib/dpkg/info/memcg-softlimit-dkms.list"; do
 		grep -qxF "$f" "$OUT/tree-installed.txt" || cfail "the listing after dpkg -i lacks $f"
 	done
@@ -619,7 +804,7 @@ part_image() {
 	fi
 	[ ! -e "$root/var/lib/dkms/memcg-softlimit" ] || cfail "/var/lib/dkms/memcg-softlimit left"
 	[ -z "$(in_chroot "$root" dkms status 2>/dev/null)" ] || cfail "dkms status: $(in_chroot "$root" dkms status 2>&1 | head -n 2 | tr '\n' ' ')"
-	for k in "${KERNELS[@]}"; do
+	for k in "${IMG_KERNELS[@]}"; do
 		! grep -q memcg_softlimit "$root/lib/modules/$k/modules.dep" 2>/dev/null || cfail "modules.dep of $k still lists memcg_softlimit"
 		[ -z "$(find "$root/lib/modules/$k" -name 'memcg_softlimit*' | head -n 1)" ] || cfail "module files left for $k"
 	done
@@ -633,27 +818,121 @@ part_image() {
 	safe_rm "$upper" || true
 }
 
-part_image_hook() {
-	local root=$1 kver=${K_NEW%-amd64}-nobtf rc=0 out
-	tstart
-	fake_headers "$K_NEW" "$root/usr/src/linux-headers-$kver" \
-		's/^CONFIG_DEBUG_INFO_BTF=y$/# CONFIG_DEBUG_INFO_BTF is not set/' || cfail "cannot fabricate headers"
-	mkdir -p "$root/lib/modules/$kver"
-	ln -sfn "/usr/src/linux-headers-$kver" "$root/lib/modules/$kver/build"
-	out=$(in_chroot "$root" /etc/kernel/header_postinst.d/dkms "$kver" 2>&1) || rc=$?
-	printf '%s\n' "$out" >"$OUT/chroot-hook-nobtf.log"
-	[ "$rc" = 0 ] || cfail "/etc/kernel/header_postinst.d/dkms $kver exited $rc (the headers package would fail to install)"
-	grep -qF "memcg-softlimit: not building for kernel $kver: its configuration" <<<"$out" || cfail "no refusal message"
-	grep -qF "does not set CONFIG_DEBUG_INFO_BTF;" <<<"$out" || cfail "the message does not name CONFIG_DEBUG_INFO_BTF"
-	[ -z "$(find "$root/lib/modules/$kver" -name 'memcg_softlimit*' | head -n 1)" ] || cfail "a module was installed for $kver"
-	! in_chroot "$root" dkms status -k "$kver" 2>/dev/null | grep -q "$kver" || cfail "dkms status lists $kver"
-	rm -rf "$root/usr/src/linux-headers-$kver" "$root/lib/modules/$kver"
-	tend deb/kernel-hook-skips-unsupported
-	cverdict deb/kernel-hook-skips-unsupported "$(grep -m1 -F 'memcg-softlimit: not building' <<<"$out" | cut -c1-120)..."
+# fake_kernel_debs KVER MODE DIR: linux-image-KVER and linux-headers-KVER
+# packages in DIR, made from the 6.12 kernel's: the headers are a copy of
+# its headers tree (fake_headers), the image a placeholder vmlinuz with its
+# config and module lists, and the maintainer scripts are Debian's own (the
+# chroot's, the version replaced), so installing them runs the kernel hooks
+# exactly as a kernel upgrade does (run-parts --exit-on-error).  MODE
+# "fail": the headers' autoconf.h ends in #error, so that any module build
+# for KVER fails.
+FAIL_MARK='memcg-softlimit package test: these headers fail every build'
+fake_kernel_debs() {
+	local kver=$1 mode=$2 dir=$3 root=$4 p t f re=${K_NEW//./\\.}
+	for t in image headers; do
+		p=$dir/linux-$t-$kver
+		rm -rf "$p"
+		mkdir -p "$p/DEBIAN"
+		cat >"$p/DEBIAN/control" <<-EOF
+			Package: linux-$t-$kver
+			Version: 1
+			Architecture: amd64
+			Maintainer: memcg-softlimit tests <memcg-softlimit@lists.example.org>
+			Section: kernel
+			Priority: optional
+			Description: fake Linux $kver $t (memcg-softlimit package test)
+		EOF
+		for f in "$root/var/lib/dpkg/info/linux-$t-$K_NEW".{preinst,postinst,prerm,postrm}; do
+			[ -e "$f" ] || continue
+			sed "s/$re/$kver/g" "$f" >"$p/DEBIAN/${f##*.}"
+			chmod 0755 "$p/DEBIAN/${f##*.}"
+		done
+	done
+	p=$dir/linux-image-$kver
+	mkdir -p "$p/boot" "$p/lib/modules/$kver"
+	echo "not a kernel: memcg-softlimit package test" >"$p/boot/vmlinuz-$kver"
+	cp "/boot/config-$K_NEW" "$p/boot/config-$kver"
+	cp "/lib/modules/$K_NEW"/modules.{order,builtin,builtin.modinfo} "$p/lib/modules/$kver/"
+	p=$dir/linux-headers-$kver
+	mkdir -p "$p/usr/src" "$p/lib/modules/$kver"
+	fake_headers "$K_NEW" "$p/usr/src/linux-headers-$kver" 's/^CONFIG_LOCALVERSION=.*$/&/' || return 1
+	ln -s "/usr/src/linux-headers-$kver" "$p/lib/modules/$kver/build"
+	[ "$mode" != fail ] || printf '#error "%s"\n' "$FAIL_MARK" >>"$p/usr/src/linux-headers-$kver/include/generated/autoconf.h"
+	for t in image headers; do
+		dpkg-deb --root-owner-group -Zgzip -z1 --build "$dir/linux-$t-$kver" "$dir/linux-$t-${kver}_1_amd64.deb" >/dev/null || return 1
+		rm -rf "${dir:?}/linux-$t-$kver"
+	done
+}
+
+# shellcheck disable=SC2016 # dpkg-query's format
+pkg_status() { in_chroot "$1" dpkg-query -W -f '${Status}' "$2" 2>&1; }
+
+part_image_kernels() {
+	local root=$1 name kver mode rc out log dir=$OUT/fake-kernels
+	for name in excluded build-fails; do
+		tstart
+		case $name in
+		excluded) kver=7.4.0-99-amd64 mode=ok ;;
+		build-fails) kver=6.12.999+msltest-amd64 mode=fail ;;
+		esac
+		log=$OUT/chroot-kernel-$name.log
+		safe_rm "$dir" && mkdir -p "$dir" || return 1
+		if ! fake_kernel_debs "$kver" "$mode" "$dir" "$root"; then
+			tend "deb/kernel/$name"
+			result FAIL "deb/kernel/$name" "cannot make the fake kernel packages for $kver"
+			continue
+		fi
+		mkdir -p "$root/tmp/kernels"
+		cp "$dir"/*.deb "$root/tmp/kernels/"
+		log "chroot: apt-get install linux-image-$kver linux-headers-$kver ($name) ..."
+		# INITRD=No: initramfs-tools' hook makes no initramfs for this
+		# kernel with no modules (its hook documents the variable).
+		rc=0
+		in_chroot "$root" env INITRD=No apt-get install -y -q --no-install-recommends \
+			"/tmp/kernels/linux-image-${kver}_1_amd64.deb" "/tmp/kernels/linux-headers-${kver}_1_amd64.deb" \
+			>"$log" 2>&1 || rc=$?
+		out=$(cat "$log")
+		[ "$rc" = 0 ] || cfail "apt-get install exited $rc: $(grep -E '^E: |rror processing|exited with' "$log" | head -n 3 | tr '\n' ' ')"
+		for t in image headers; do
+			[ "$(pkg_status "$root" "linux-$t-$kver")" = "install ok installed" ] ||
+				cfail "linux-$t-$kver is not configured: '$(pkg_status "$root" "linux-$t-$kver")'"
+		done
+		grep -q "^memcg-softlimit: building memcg_softlimit $VERSION for kernel $kver" <<<"$out" ||
+			cfail "the kernel hook did not run for $kver"
+		case $name in
+		excluded)
+			grep -qF "$EXCLUDED_MSG" <<<"$out" || cfail "no '$EXCLUDED_MSG' from dkms"
+			grep -qF "memcg-softlimit: dkms.conf excludes kernel $kver" <<<"$out" || cfail "the hook did not report the exclusion"
+			! grep -q 'Bad return status for module build' <<<"$out" || cfail "dkms tried to build"
+			;;
+		build-fails)
+			grep -qF "Bad return status for module build on kernel: $kver" <<<"$out" || cfail "no build failure from dkms"
+			grep -qF "memcg-softlimit: WARNING: building or installing memcg_softlimit $VERSION for kernel $kver failed" <<<"$out" ||
+				cfail "the hook did not report the failed build"
+			grep -qF "$FAIL_MARK" "$root/var/lib/dkms/memcg-softlimit/$VERSION/build/make.log" 2>/dev/null ||
+				cfail "make.log does not show the build failing on the fake headers' #error"
+			;;
+		esac
+		[ -z "$(find "$root/lib/modules/$kver" -name 'memcg_softlimit*' 2>/dev/null | head -n 1)" ] ||
+			cfail "a module was installed for $kver"
+		! in_chroot "$root" dkms status -m memcg-softlimit -k "$kver" 2>/dev/null | grep -q ': installed' ||
+			cfail "dkms status says installed for $kver"
+		# And away again (the kernel's prerm runs dkms's prerm hook).
+		rc=0
+		in_chroot "$root" apt-get purge -y -q "linux-image-$kver" "linux-headers-$kver" >>"$log" 2>&1 || rc=$?
+		[ "$rc" = 0 ] || cfail "apt-get purge of the $kver packages exited $rc"
+		if [ -e "$root/usr/src/linux-headers-$kver" ] || [ -e "$root/lib/modules/$kver" ]; then
+			cfail "files of $kver left after apt-get purge"
+		fi
+		rm -rf "$root/tmp/kernels"
+		tend "deb/kernel/$name"
+		cverdict "deb/kernel/$name" "apt-get install linux-image-$kver linux-headers-$kver: exit 0; $(grep -m1 -F "memcg-softlimit: " "$log" | tail -n 1 | cut -c1-60)...; $(grep -m1 -E "dkms.conf excludes|WARNING: building" "$log" | cut -c1-110)..."
+	done
+	safe_rm "$dir" || true
 }
 
 # ---------------------------------------------------------------------------
-log "parts: $PARTS; kernels: ${KERNELS[*]}; version $VERSION"
+log "parts: $PARTS; kernels: ${KERNELS[*]} (package image: ${IMG_KERNELS[*]}); version $VERSION"
 want dkms && part_dkms
 want make && part_make
 if want deb; then part_deb || true; fi

@@ -10,8 +10,9 @@
  * reader does not know; 40, zero-padded), a table of queries run against
  * every shape, and a table of damaged blobs.  Real blobs: the host's
  * /sys/kernel/btf/vmlinux, the .BTF of /lib/modules/<kver>/build/vmlinux,
- * and the raw .BTF sections $MSL_BTF_DIR/btf-<kver> (default /work/ksrc;
- * too big to commit), checked against pahole; SKIP where there are none.
+ * and raw .BTF sections of Debian's kernel images, $MSL_BTF_DIR/btf-<kver>
+ * (default /var/cache/memcg-softlimit/btf; too big to commit), checked
+ * against pahole; SKIP where there are none.
  */
 #define _GNU_SOURCE
 #include <glob.h>
@@ -1062,7 +1063,7 @@ int main(void)
 
 	run_reals("/sys/kernel/btf/vmlinux", false, "host");
 	run_reals("/lib/modules/*/build/vmlinux", true, "build_vmlinux");
-	snprintf(name, sizeof(name), "%s/btf-*", dir ? dir : "/work/ksrc");
+	snprintf(name, sizeof(name), "%s/btf-*", dir ? dir : "/var/cache/memcg-softlimit/btf");
 	run_reals(name, false, "raw_debian");
 	return 0;
 }

@@ -19,7 +19,7 @@ static const char *const names[NR_CASE_NODES] = {
 static const struct msl_params v8 = {
 	.enabled = true,
 	.priority_threshold = MSL_DEF_PRIORITY,
-	.unset_eligible = true,
+	.unset = MSL_UNSET_ZERO,
 };
 
 /* The chain `explain` builds: the cgroup, then its ancestors below root. */
@@ -189,7 +189,7 @@ static void parameters_change_the_explanation(void)
 
 	/* Stock unset semantics: an unset parent is never over. */
 	p = v8;
-	p.unset_eligible = false;
+	p.unset = MSL_UNSET_MAX;
 	explain(&p, case1, A2);
 	CHECK(rows[0].d.verdict == MSL_SKIP);
 }

@@ -175,7 +175,7 @@ QPID=$!
 # Echo progress while the guest runs; the follower ends with qemu.
 follow() { tail -n +1 -s 0.5 --pid="$QPID" -F "$1" 2>/dev/null | tr -d '\r'; }
 case ${MSL_LIVE:-results} in
-results) follow "$RESULTS" | grep --line-buffered -vE '^INFO [^ ]+ (out\||dmesg\||duration_s=)' |
+results) follow "$RESULTS" | grep --line-buffered -vE '^INFO [^ ]+ (out\||dmesg\||duration_s=|sample\|)' |
 	sed -u "s/^/[$LOG_NAME] /" >&2 & FPID=$! ;;
 info) follow "$RESULTS" | sed -un 's/^INFO [^ ]* //p; s/^ERROR /ERROR: /p' & FPID=$! ;;
 console) follow "$CONSOLE_LOG" >&2 & FPID=$! ;;

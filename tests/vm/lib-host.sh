@@ -271,6 +271,8 @@ make_payload() {
 	rsync -a "$GUEST_SRC/" "$dir/guest/"
 	if [ -d "$BUILD/tools-bin" ]; then cp -a "$BUILD/tools-bin/." "$dir/bin/"; fi
 	if [ -d "$REPO/tools/bpftrace" ]; then cp -a "$REPO/tools/bpftrace" "$dir/bpftrace"; fi
+	# The units the tool's package installs (t-57 runs what they run).
+	if [ -d "$REPO/packaging/systemd" ]; then cp -a "$REPO/packaging/systemd" "$dir/systemd"; fi
 	if [ -d "$BUILD/pkg/payload/$kver" ]; then cp -a "$BUILD/pkg/payload/$kver" "$dir/dkms"; fi
 	if [ -f "$BUILD/pkg/image/expect" ]; then mkdir -p "$dir/pkg" && cp "$BUILD/pkg/image/expect" "$dir/pkg/"; fi
 	if grep -q '^t-[0-9]*-kselftest' <<<"$list"; then

@@ -47,7 +47,7 @@ RECIPE_VERSION=1
 HOST_PACKAGES=(
 	qemu-system-x86 qemu-utils debootstrap debian-archive-keyring e2fsprogs
 	cpio build-essential gcc make dwarves libelf-dev pkg-config
-	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd
+	libtracefs-dev libtraceevent-dev libtracecmd-dev libsmartcols-dev trace-cmd
 	rsync kmod coreutils util-linux xz-utils zstd
 	dkms dh-dkms debhelper dpkg-dev lintian openssl
 	python3-matplotlib

@@ -1,0 +1,62 @@
+#!/bin/bash
+# configs: 6.1-v1-classic 6.12-v2-mglru
+# timeout: 600
+# (Userspace reading the same events everywhere: one cgroup v1 + classic LRU
+# and one cgroup v2 + MGLRU configuration cover it.)
+# A small real recording of the module's events, made as an operator
+# would (trace-cmd record -e memcg_softlimit, snapshots from stat while
+# it runs, the patch's case 1 under pressure), read by report and checked
+# against trace-cmd's own reading (tests/guest/report-check.sh, the check
+# tests/unit runs on the sample kept in tests/unit/data).  With
+# msl.record_sample=1 on the kernel command line (tests/record-sample),
+# the recording is also sent back on the verdict channel, zstd and base64,
+# as "INFO t-58-tool-recording sample| ..." lines, to become that sample.
+[ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
+. "$MSL_PAYLOAD/guest/cases.sh"
+T=$MSL_TOOL
+S=$MSL_SCRATCH
+REC=$S/sample.dat
+msl_load
+build_tree
+apply_limits 1
+
+# The recording keeps /proc/kallsyms (megabytes) unless it reads empty:
+# the module's events need no kernel symbols.
+: >"$S/no-kallsyms"
+mount --bind "$S/no-kallsyms" /proc/kallsyms || fail "cannot hide /proc/kallsyms"
+trace-cmd record -q -b 4096 -e memcg_softlimit -o "$REC" >"$S/record.log" 2>&1 &
+rec=$!
+wait_until 30 grep -q 1 "$MSL_TRACEFS/events/memcg_softlimit/decision/enable" ||
+	fail "trace-cmd record did not start: $(cat "$S/record.log")"
+wait_reclaim_quiet
+"$T" stat >/dev/null || fail "stat failed"
+fill_tree
+pressure
+wait_reclaim_quiet
+"$T" stat >/dev/null || fail "stat failed"
+kill -INT "$rec"
+wait "$rec" || true
+umount /proc/kallsyms
+grep -qi lost "$S/record.log" && fail "trace-cmd lost events: $(grep -i lost "$S/record.log" | head -n 2)"
+note "recording: $(stat -c %s "$REC") bytes, $(trace-cmd report -i "$REC" 2>/dev/null | grep -c ' decision: ') decisions"
+assert_le "$(stat -c %s "$REC")" $((4 * 1048576)) "the recording's size"
+
+echo "---- memcg-softlimit report sample.dat"; "$T" report "$REC"
+echo "---- memcg-softlimit report --snapshot -w sample.dat"; "$T" report --snapshot -w "$REC"
+# report agrees with trace-cmd's own reading of it.
+REPORT_CHECK_PREFIX=guest "$MSL_PAYLOAD/guest/report-check.sh" "$T" "$REC" >"$S/check.txt" 2>&1
+cat "$S/check.txt"
+grep -q '^RESULT PASS guest/decisions_by_cgroup_and_reason$' "$S/check.txt" || fail "report vs trace-cmd: $(grep FAIL "$S/check.txt" | head -n 3 | tr '\n' ' ')"
+assert_eq "$(grep -c '^RESULT FAIL' "$S/check.txt")" 0 "report-check failures"
+assert_eq "$(grep -c "^RESULT PASS" "$S/check.txt")" 6 "report-check passes (every check of report-check.sh)"
+
+if grep -qw 'msl.record_sample=1' /proc/cmdline; then
+	# Which cgroup each id was, for the sample's README.
+	for cg in A A/A1 A/A2 B S; do
+		echo "INFO $MSL_TEST sample-id| $(cg_id "$cg") /$cg" >>"$MSL_RESULTS"
+	done
+	echo "INFO $MSL_TEST sample-kernel| $(uname -r) $MSL_CONFIG" >>"$MSL_RESULTS"
+	zstd -19 -q -c "$REC" | base64 -w 76 | sed "s/^/INFO $MSL_TEST sample| /" >>"$MSL_RESULTS"
+	echo "INFO $MSL_TEST sample-end| $(sha256sum <"$REC" | cut -d' ' -f1)" >>"$MSL_RESULTS"
+fi
+msl_unload
