@@ -22,7 +22,7 @@
 
 static struct mem_cgroup *witness;
 static unsigned long none_found_at;
-static bool nothing_eligible;
+bool msl_nothing_eligible_now;
 
 struct path_cursor {
 	struct mem_cgroup *memcg;
@@ -79,8 +79,8 @@ void msl_eligible_pass_begin(const struct msl_params *params)
 	rcu_read_lock();
 	w = READ_ONCE(witness);
 	if (w && eligible(params, w)) {
-		WRITE_ONCE(nothing_eligible, false);
-	} else if (!w && READ_ONCE(nothing_eligible) &&
+		WRITE_ONCE(msl_nothing_eligible_now, false);
+	} else if (!w && READ_ONCE(msl_nothing_eligible_now) &&
 		   READ_ONCE(none_found_at) == now) {
 		/* Searched this jiffy already. */
 	} else {
@@ -88,18 +88,13 @@ void msl_eligible_pass_begin(const struct msl_params *params)
 		set_witness(found);
 		if (!found)
 			WRITE_ONCE(none_found_at, now);
-		WRITE_ONCE(nothing_eligible, !found);
+		WRITE_ONCE(msl_nothing_eligible_now, !found);
 	}
 	rcu_read_unlock();
-}
-
-bool msl_nothing_eligible(void)
-{
-	return READ_ONCE(nothing_eligible);
 }
 
 void msl_eligible_exit(void)
 {
 	set_witness(NULL);
-	WRITE_ONCE(nothing_eligible, false);
+	WRITE_ONCE(msl_nothing_eligible_now, false);
 }

@@ -44,7 +44,7 @@
 
 struct msl_global_stats msl_global;
 
-static DEFINE_HASHTABLE(state_table, 12);
+DEFINE_HASHTABLE(msl_state_table, MSL_STATE_HASH_BITS);
 /*
  * Writers of the table and the pool.  Never held across an allocation.
  * Raw: the reclaim hooks take it with preemption off, where a spinlock_t
@@ -75,16 +75,6 @@ static DECLARE_WORK(refill_work, refill_pool);
 static void sweep_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(sweep_work, sweep_work_fn);
 
-struct msl_memcg *msl_state_find(u64 cgroup_id)
-{
-	struct msl_memcg *e;
-
-	hash_for_each_possible_rcu(state_table, e, node, cgroup_id)
-		if (e->cgroup_id == cgroup_id)
-			return e;
-	return NULL;
-}
-
 /*
  * Entries the pool should hold now: one for each live memcg without an
  * entry (a pass may meet them all at once) and POOL_MIN more (the root,
@@ -104,7 +94,7 @@ static void publish_locked(struct msl_memcg *e, u64 cgroup_id)
 {
 	e->cgroup_id = cgroup_id;
 	e->limit_pages = MSL_LIMIT_UNSET_PAGES;
-	hash_add_rcu(state_table, &e->node, cgroup_id);
+	hash_add_rcu(msl_state_table, &e->node, cgroup_id);
 	nr_entries++;
 }
 
@@ -331,7 +321,7 @@ unsigned int msl_state_limits(struct msl_limit_row *rows, unsigned int max)
 	int bkt;
 
 	rcu_read_lock();
-	hash_for_each_rcu(state_table, bkt, e, node) {
+	hash_for_each_rcu(msl_state_table, bkt, e, node) {
 		u64 pages = READ_ONCE(e->limit_pages);
 
 		if (pages == MSL_LIMIT_UNSET_PAGES)
@@ -406,7 +396,7 @@ static void sweep(void)
 	if (!ids)
 		return;
 	rcu_read_lock();
-	hash_for_each_rcu(state_table, bkt, e, node) {
+	hash_for_each_rcu(msl_state_table, bkt, e, node) {
 		if (n == cap)
 			break;
 		ids[n++] = e->cgroup_id;
@@ -445,7 +435,7 @@ void msl_state_snapshot(u64 missed)
 
 	sweep();
 	rcu_read_lock();
-	hash_for_each_rcu(state_table, bkt, e, node) {
+	hash_for_each_rcu(msl_state_table, bkt, e, node) {
 		trace_snapshot(seq, e);
 		n++;
 	}
@@ -474,7 +464,7 @@ void msl_state_exit(void)
 	cancel_delayed_work_sync(&sweep_work);
 	cancel_work_sync(&refill_work);
 	raw_spin_lock(&state_lock);
-	hash_for_each_safe(state_table, bkt, tmp, e, node)
+	hash_for_each_safe(msl_state_table, bkt, tmp, e, node)
 		remove_locked(e);
 	hlist_for_each_entry_safe(e, tmp, &pool, node) {
 		hlist_del(&e->node);

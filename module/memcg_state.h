@@ -3,6 +3,7 @@
 #define MSL_MEMCG_STATE_H
 
 #include <linux/atomic.h>
+#include <linux/hashtable.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <memcg_softlimit/policy.h>
@@ -47,8 +48,24 @@ void msl_state_exit(void);
 void msl_state_cgroup_added(void);
 void msl_state_cgroup_removed(u64 cgroup_id);
 
+/*
+ * The entries by cgroup id; written under memcg_state.c's lock, read
+ * under RCU.  Looked up inline: the reclaim path does it at every level
+ * of every decision.
+ */
+#define MSL_STATE_HASH_BITS	12
+extern struct hlist_head msl_state_table[1 << MSL_STATE_HASH_BITS];
+
 /* Caller holds rcu_read_lock. */
-struct msl_memcg *msl_state_find(u64 cgroup_id);
+static inline struct msl_memcg *msl_state_find(u64 cgroup_id)
+{
+	struct msl_memcg *e;
+
+	hash_for_each_possible_rcu(msl_state_table, e, node, cgroup_id)
+		if (e->cgroup_id == cgroup_id)
+			return e;
+	return NULL;
+}
 /* Reclaim path: find, or create from a preallocated pool; NULL if none. */
 struct msl_memcg *msl_state_get_atomic(u64 cgroup_id);
 

@@ -13,12 +13,12 @@
 #include "excess.h"
 #include "params.h"
 
-static bool enabled = true;
-module_param(enabled, bool, 0644);
+bool msl_enabled = true;
+module_param_named(enabled, msl_enabled, bool, 0644);
 MODULE_PARM_DESC(enabled,
 		 "Apply the soft-limit skip to global reclaim (default Y)");
 
-static int priority_threshold = MSL_THRESHOLD_AUTO;
+int msl_priority_threshold = MSL_THRESHOLD_AUTO;
 
 static int threshold_set(const char *val, const struct kernel_param *kp)
 {
@@ -26,13 +26,13 @@ static int threshold_set(const char *val, const struct kernel_param *kp)
 
 	if (msl_threshold_parse(val, &value))
 		return -EINVAL;
-	WRITE_ONCE(priority_threshold, value);
+	WRITE_ONCE(msl_priority_threshold, value);
 	return 0;
 }
 
 static int threshold_get(char *buffer, const struct kernel_param *kp)
 {
-	int value = READ_ONCE(priority_threshold);
+	int value = READ_ONCE(msl_priority_threshold);
 
 	if (value == MSL_THRESHOLD_AUTO)
 		return sysfs_emit(buffer, "auto\n");
@@ -43,11 +43,12 @@ static const struct kernel_param_ops threshold_ops = {
 	.set = threshold_set,
 	.get = threshold_get,
 };
-module_param_cb(priority_threshold, &threshold_ops, &priority_threshold, 0644);
+module_param_cb(priority_threshold, &threshold_ops, &msl_priority_threshold,
+		0644);
 MODULE_PARM_DESC(priority_threshold,
 		 "auto (default): skip memcgs under their soft limit at every pass of global reclaim until a round over the eligible ones reclaimed nothing (memory.low's protocol); 0..12: skip only while the effective reclaim priority is >= this (12: the patch's first pass only), never at priority 0");
 
-static int unset = MSL_UNSET_INHERIT;
+int msl_unset = MSL_UNSET_INHERIT;
 
 static int unset_set(const char *val, const struct kernel_param *kp)
 {
@@ -55,24 +56,24 @@ static int unset_set(const char *val, const struct kernel_param *kp)
 
 	if (value < 0)
 		return -EINVAL;
-	WRITE_ONCE(unset, value);
+	WRITE_ONCE(msl_unset, value);
 	return 0;
 }
 
 static int unset_get(char *buffer, const struct kernel_param *kp)
 {
-	return sysfs_emit(buffer, "%s\n", msl_unset_name(READ_ONCE(unset)));
+	return sysfs_emit(buffer, "%s\n", msl_unset_name(READ_ONCE(msl_unset)));
 }
 
 static const struct kernel_param_ops unset_ops = {
 	.set = unset_set,
 	.get = unset_get,
 };
-module_param_cb(unset, &unset_ops, &unset, 0644);
+module_param_cb(unset, &unset_ops, &msl_unset, 0644);
 MODULE_PARM_DESC(unset,
 		 "What an unset soft limit means: inherit (default: the nearest ancestor with a limit decides; with none above, the cgroup's own pages are eligible, as V8), zero (V8: any usage is over), max (never over, as stock kernels)");
 
-static int policy = MSL_POLICY_V8;
+int msl_policy = MSL_POLICY_V8;
 
 static int policy_set(const char *val, const struct kernel_param *kp)
 {
@@ -82,20 +83,20 @@ static int policy_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	/* excess starts again from the tree as it is (largest excess). */
 	msl_excess_reset();
-	WRITE_ONCE(policy, value);
+	WRITE_ONCE(msl_policy, value);
 	return 0;
 }
 
 static int policy_get(char *buffer, const struct kernel_param *kp)
 {
-	return sysfs_emit(buffer, "%s\n", msl_policy_name(READ_ONCE(policy)));
+	return sysfs_emit(buffer, "%s\n", msl_policy_name(READ_ONCE(msl_policy)));
 }
 
 static const struct kernel_param_ops policy_ops = {
 	.set = policy_set,
 	.get = policy_get,
 };
-module_param_cb(policy, &policy_ops, &policy, 0644);
+module_param_cb(policy, &policy_ops, &msl_policy, 0644);
 MODULE_PARM_DESC(policy,
 		 "Rule at a gated pass: v8 (default: reclaim a memcg when it or an ancestor is over its soft limit), walk (top-down: at each level reclaim only the children over their soft limits, whole subtrees; descend where none is) or excess (eligible as v8, each reclaimed at a share of its gated steps in proportion to its excess over its soft limit, the largest excess at every step)");
 
@@ -104,8 +105,8 @@ module_param(keep_v1_reclaim, bool, 0644);
 MODULE_PARM_DESC(keep_v1_reclaim,
 		 "Keep the kernel's cgroup v1 rb-tree soft-limit reclaim while the policy is on (default N: bypassed, as the patch removes it)");
 
-static bool count_targeted;
-module_param(count_targeted, bool, 0644);
+bool msl_count_targeted_param;
+module_param_named(count_targeted, msl_count_targeted_param, bool, 0644);
 MODULE_PARM_DESC(count_targeted,
 		 "Count the pages each targeted (limit) reclaim call scans and reclaims too (default N: only global reclaim's, which the policy gates)");
 
@@ -119,37 +120,19 @@ module_param(test_proto, charp, 0);
 MODULE_PARM_DESC(test_proto,
 		 "Testing only: one more function that must be in BTF with shrink_lruvec's prototype at load");
 
-static bool test_blind;
-module_param(test_blind, bool, 0);
+bool msl_test_blind_param;
+module_param_named(test_blind, msl_test_blind_param, bool, 0);
 MODULE_PARM_DESC(test_blind,
 		 "Testing only: the hooks see steps but do not count them, as if they were off the reclaim path (the liveness check must notice)");
-
-void msl_current_params(struct msl_params *params)
-{
-	params->enabled = READ_ONCE(enabled);
-	params->priority_threshold = READ_ONCE(priority_threshold);
-	params->unset = READ_ONCE(unset);
-	params->policy = READ_ONCE(policy);
-}
 
 bool msl_keep_v1_reclaim(void)
 {
 	return READ_ONCE(keep_v1_reclaim);
 }
 
-bool msl_count_targeted(void)
-{
-	return READ_ONCE(count_targeted);
-}
-
 const char *msl_test_field(void)
 {
 	return test_field;
-}
-
-bool msl_test_blind(void)
-{
-	return test_blind;
 }
 
 const char *msl_test_proto(void)

@@ -47,6 +47,8 @@ static struct msl_sc_field sc_fields[SC_NR_FIELDS] = {
 	[SC_LOW_SKIPPED] = { "memcg_low_skipped", BTF_KIND_INT, 4, 0, NULL, 1 },
 };
 
+struct msl_sc_offsets msl_sc __read_mostly;
+
 static struct msl_btf vmlinux_btf;
 static int memcg_lru_young = -1;
 
@@ -116,6 +118,18 @@ int msl_sc_layout_init(void)
 		if (ret)
 			return ret;
 	}
+	msl_sc = (struct msl_sc_offsets) {
+		.target = sc_fields[SC_TARGET].offset,
+		.priority = sc_fields[SC_PRIORITY].offset,
+		.nr_scanned = sc_fields[SC_NR_SCANNED].offset,
+		.nr_reclaimed = sc_fields[SC_NR_RECLAIMED].offset,
+		.proactive = sc_fields[SC_PROACTIVE].offset,
+		.low_reclaim = sc_fields[SC_LOW_RECLAIM].offset,
+		.low_skipped = sc_fields[SC_LOW_SKIPPED].offset,
+		.proactive_bit = sc_fields[SC_PROACTIVE].bit_shift,
+		.low_reclaim_bit = sc_fields[SC_LOW_RECLAIM].bit_shift,
+		.low_skipped_bit = sc_fields[SC_LOW_SKIPPED].bit_shift,
+	};
 
 	if (msl_test_field()) {
 		/* Any type will do: the test is that the name resolves. */
@@ -226,67 +240,4 @@ mismatch:
 	pr_err("refusing to load: %s has an unexpected prototype in BTF\n",
 	       symbol);
 	return -EINVAL;
-}
-
-static inline void *field_ptr(const void *sc, int idx)
-{
-	return (u8 *)sc + sc_fields[idx].offset;
-}
-
-struct mem_cgroup *msl_sc_target(const void *sc)
-{
-	return READ_ONCE(*(struct mem_cgroup * const *)field_ptr(sc, SC_TARGET));
-}
-
-int msl_sc_priority(const void *sc)
-{
-	return READ_ONCE(*(const s8 *)field_ptr(sc, SC_PRIORITY));
-}
-
-void msl_sc_set_priority(void *sc, int priority)
-{
-	WRITE_ONCE(*(s8 *)field_ptr(sc, SC_PRIORITY), priority);
-}
-
-static bool read_bit(const void *sc, int idx)
-{
-	u32 word = READ_ONCE(*(const u32 *)field_ptr(sc, idx));
-
-	return (word >> sc_fields[idx].bit_shift) & 1;
-}
-
-bool msl_sc_proactive(const void *sc)
-{
-	return read_bit(sc, SC_PROACTIVE);
-}
-
-bool msl_sc_memcg_low_reclaim(const void *sc)
-{
-	return read_bit(sc, SC_LOW_RECLAIM);
-}
-
-/*
- * Only the reclaimer that owns @sc runs this, from a probe on its own
- * call stack: the bitfield word has no other writer meanwhile, and the
- * kernel reloads it after the call the probe sits in.
- */
-void msl_sc_note_low_skipped(void *sc)
-{
-	u32 *word = (u32 *)field_ptr(sc, SC_LOW_SKIPPED);
-	u32 bit = 1U << sc_fields[SC_LOW_SKIPPED].bit_shift;
-	u32 old = READ_ONCE(*word);
-
-	if (!(old & bit))
-		WRITE_ONCE(*word, old | bit);
-}
-
-unsigned long msl_sc_nr_scanned(const void *sc)
-{
-	return READ_ONCE(*(const unsigned long *)field_ptr(sc, SC_NR_SCANNED));
-}
-
-unsigned long msl_sc_nr_reclaimed(const void *sc)
-{
-	return READ_ONCE(*(const unsigned long *)field_ptr(sc,
-							   SC_NR_RECLAIMED));
 }

@@ -3,9 +3,32 @@
 #ifndef MSL_SC_LAYOUT_H
 #define MSL_SC_LAYOUT_H
 
+#include <linux/compiler.h>
 #include <linux/types.h>
 
 struct mem_cgroup;
+
+/*
+ * Where struct scan_control keeps what the hooks read, resolved from BTF by
+ * msl_sc_layout_init() before any probe is registered and never changed
+ * after.  Bitfields are read as the aligned u32 holding them.  The
+ * accessors are inline: the reclaim path calls them at every decision,
+ * where a call and its return (through the kernel's return thunk) cost
+ * more than the load.
+ */
+struct msl_sc_offsets {
+	u32 target;
+	u32 priority;
+	u32 nr_scanned;
+	u32 nr_reclaimed;
+	u32 proactive;
+	u32 low_reclaim;
+	u32 low_skipped;
+	u8 proactive_bit;
+	u8 low_reclaim_bit;
+	u8 low_skipped_bit;
+};
+extern struct msl_sc_offsets msl_sc;
 
 int msl_sc_layout_init(void);
 /*
@@ -16,13 +39,67 @@ int msl_verify_hook_proto(const char *symbol, const char *like);
 /* shrink_one()'s "move to the youngest generation", or -ENOENT. */
 int msl_sc_memcg_lru_young(void);
 
-struct mem_cgroup *msl_sc_target(const void *sc);
-int msl_sc_priority(const void *sc);
-void msl_sc_set_priority(void *sc, int priority);
-bool msl_sc_proactive(const void *sc);
-bool msl_sc_memcg_low_reclaim(const void *sc);
-void msl_sc_note_low_skipped(void *sc);
-unsigned long msl_sc_nr_scanned(const void *sc);
-unsigned long msl_sc_nr_reclaimed(const void *sc);
+static inline void *msl_sc_field(const void *sc, u32 offset)
+{
+	return (u8 *)sc + offset;
+}
+
+static inline struct mem_cgroup *msl_sc_target(const void *sc)
+{
+	return READ_ONCE(*(struct mem_cgroup * const *)
+			 msl_sc_field(sc, msl_sc.target));
+}
+
+static inline int msl_sc_priority(const void *sc)
+{
+	return READ_ONCE(*(const s8 *)msl_sc_field(sc, msl_sc.priority));
+}
+
+static inline void msl_sc_set_priority(void *sc, int priority)
+{
+	WRITE_ONCE(*(s8 *)msl_sc_field(sc, msl_sc.priority), priority);
+}
+
+static inline bool msl_sc_bit(const void *sc, u32 offset, u8 bit)
+{
+	return (READ_ONCE(*(const u32 *)msl_sc_field(sc, offset)) >> bit) & 1;
+}
+
+static inline bool msl_sc_proactive(const void *sc)
+{
+	return msl_sc_bit(sc, msl_sc.proactive, msl_sc.proactive_bit);
+}
+
+static inline bool msl_sc_memcg_low_reclaim(const void *sc)
+{
+	return msl_sc_bit(sc, msl_sc.low_reclaim, msl_sc.low_reclaim_bit);
+}
+
+/*
+ * Only the reclaimer that owns @sc runs this, from a probe on its own
+ * call stack: the bitfield word has no other writer meanwhile, and the
+ * kernel reloads it after the call the probe sits in.
+ */
+static inline void msl_sc_note_low_skipped(void *sc)
+{
+	u32 *word = msl_sc_field(sc, msl_sc.low_skipped);
+	u32 bit = 1U << msl_sc.low_skipped_bit;
+	u32 old = READ_ONCE(*word);
+
+	if (!(old & bit))
+		WRITE_ONCE(*word, old | bit);
+}
+
+static inline unsigned long msl_sc_nr_scanned(const void *sc)
+{
+	return READ_ONCE(*(const unsigned long *)
+			 msl_sc_field(sc, msl_sc.nr_scanned));
+}
+
+static inline unsigned long msl_sc_nr_reclaimed(const void *sc)
+{
+	return READ_ONCE(*(const unsigned long *)
+			 msl_sc_field(sc, msl_sc.nr_reclaimed));
+}
 
 #endif /* MSL_SC_LAYOUT_H */

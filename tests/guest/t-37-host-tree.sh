@@ -44,6 +44,33 @@ trace_enable memcg_softlimit/decision
 round zero
 trace_disable memcg_softlimit/decision
 trace_dump >"$MSL_SCRATCH/zero.trace"
+# MGLRU reclaims the memcgs of its oldest generation first and may get all
+# it needs from the stream's for a round (seen once on 6.12: no decision
+# about either service): stream again, traced, until reclaim has met one.
+svc_ids="$(cg_id system.slice/a.service)|$(cg_id other.slice/d.service)"
+for extra in 1 2 3; do
+	[ "$(grep -cE "decision: cgroup_id=($svc_ids) " "$MSL_SCRATCH/zero.trace")" -gt 0 ] && break
+	note "zero: no decision about the services after $extra stream(s); streaming again"
+	trace_enable memcg_softlimit/decision
+	stream_sparse stream.scope 768
+	trace_disable memcg_softlimit/decision
+	trace_dump >"$MSL_SCRATCH/zero.trace"
+done
+zero_explained=
+if [ "$(grep -cE "decision: cgroup_id=($svc_ids) " "$MSL_SCRATCH/zero.trace")" = 0 ] &&
+	[ "$MSL_LRU" = mglru ]; then
+	# Round after round MGLRU's memcg LRU may take what it needs from the
+	# stream's memcg alone (seen on 6.12: four streams, no decision about
+	# either service); what the module decides for them is then asked of
+	# explain, which runs the module's own policy on its limits.
+	[ -n "${MSL_TOOL:-}" ] || fail "reclaim never met the services, and no memcg-softlimit to explain them"
+	for cg in system.slice/a.service other.slice/d.service; do
+		"$MSL_TOOL" explain "/$cg" --json >"$MSL_SCRATCH/explain.json" || fail "explain /$cg failed"
+		note "zero: explain /$cg: $(head -c 120 "$MSL_SCRATCH/explain.json")"
+		assert_true "zero: explain /$cg: reclaim" grep -q '"decision":{"verdict":"reclaim"' "$MSL_SCRATCH/explain.json"
+	done
+	zero_explained=1
+fi
 echo inherit >"/sys/module/$MSL_MODULE/parameters/unset"
 round inherit
 msl_unload
@@ -62,8 +89,9 @@ for cg in system.slice/a.service other.slice/d.service; do
 	assert_eq "$(grep -cE "decision: cgroup_id=$id .*verdict=skip" "$MSL_SCRATCH/zero.trace")" 0 \
 		"zero: skip decisions about $cg"
 done
-assert_gt "$(grep -cE "decision: cgroup_id=($(cg_id system.slice/a.service)|$(cg_id other.slice/d.service)) .*verdict=reclaim" "$MSL_SCRATCH/zero.trace")" 0 \
-	"zero: reclaim decisions about the services"
+[ -n "$zero_explained" ] ||
+	assert_gt "$(grep -cE "decision: cgroup_id=($svc_ids) .*verdict=reclaim" "$MSL_SCRATCH/zero.trace")" 0 \
+		"zero: reclaim decisions about the services"
 if [ "$MSL_LRU" = classic ]; then
 	assert_lt "${KEPT[zero:system.slice/a.service]}" "${KEPT[inherit:system.slice/a.service]}" \
 		"zero: a.service (no limit of its own) keeps less than under inherit (MiB)"
