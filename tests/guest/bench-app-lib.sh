@@ -79,7 +79,7 @@ app_disk_setup() {
 		A_DIR=$MSL_SCRATCH/app
 		A_DEV=$(lsblk -no PKNAME "$(findmnt -no SOURCE --target "$MSL_SCRATCH")" 2>/dev/null | head -n 1)
 		[ -n "$A_DEV" ] || A_DEV=$(basename "$(findmnt -no SOURCE --target "$MSL_SCRATCH")")
-		A_DISK="no data disk: $MSL_SCRATCH on /dev/$A_DEV, unthrottled"
+		A_DISK="root disk /dev/$A_DEV ($MSL_SCRATCH; no data disk), unthrottled"
 		A_THROTTLE=
 	fi
 	mkdir -p "$A_DIR" "$A_LOGS"
@@ -268,7 +268,10 @@ app_mode() {
 	low) cg_set svc memory.low "${A_PROT}M" ;;
 	msl)
 		msl_load >/dev/null
-		set_soft_limit svc "$A_PROT" ;;
+		set_soft_limit svc "$A_PROT"
+		# v1 has no unset limit (the kernel's default is "never over"):
+		# the batch job gets 0, as under v1soft and in the isolation runs
+		if [ "$MSL_CGROUP_VERSION" = 1 ]; then cg_set batch memory.soft_limit_in_bytes 0; fi ;;
 	*) fail "unknown mode $1" ;;
 	esac
 }
