@@ -44,6 +44,22 @@ full)
 esac
 [ -z "${MSL_BENCH_REPEATS:-}" ] || A_REPEATS=$MSL_BENCH_REPEATS
 A_LOAD=0.3 A_CLIENTS=2 A_BUCKET=2
+# MSL_BENCH_APP_SET="A_BEFORE=15 A_AFTER=10 ...": the size's values
+# overridden one by one (bench/run passes it on; the records carry it)
+app_set() {
+	local kv k v
+	for kv in ${MSL_BENCH_APP_SET:-}; do
+		k=${kv%%=*} v=${kv#*=}
+		case $k in
+		A_SCALE | A_SB_FILE | A_SB_ANON | A_PROT | A_TREE_X | A_VM_PCT | A_VM_SECS | A_SETTLE | A_BEFORE | \
+			A_AFTER | A_CAL | A_REPEATS | A_SWAP | A_LOAD | A_CLIENTS | A_BUCKET) ;;
+		*) fail "MSL_BENCH_APP_SET: unknown setting '$k'" ;;
+		esac
+		[[ $v =~ ^[0-9]+(\.[0-9]+)?$ ]] || fail "MSL_BENCH_APP_SET: '$kv' is not a number"
+		printf -v "$k" %s "$v"
+	done
+}
+app_set
 A_THROTTLE=${MSL_BENCH_APP_THROTTLE:-}
 A_PGBIN=/usr/lib/postgresql/15/bin
 A_SOCK=/tmp
@@ -388,7 +404,7 @@ app_run() {
 		batch="$([ "$round" = file ] && echo "tar of ${A_TREE_MIB} MiB" || echo "stress-ng --vm ${A_VM_MIB}M")" \
 		batch_unit="$unit" batch_amount="${amount:-0}" batch_ns="$ns" \
 		svc_kib_start="$usage0" svc_kib_end="$usage1" msl_skips="$skips" msl_reclaims="$reclaims" \
-		load="$A_LOAD" bucket_s="$A_BUCKET" ts_t="$(join_csv "${ts_t[@]}")" ts_n="$(join_csv "${ts_n[@]}")" \
+		load="$A_LOAD" bucket_s="$A_BUCKET" app_set="${MSL_BENCH_APP_SET:-}" ts_t="$(join_csv "${ts_t[@]}")" ts_n="$(join_csv "${ts_n[@]}")" \
 		ts_p99_ms="$(join_csv "${ts_p99[@]}")"
 	if msl_loaded; then
 		[ "$MSL_CGROUP_VERSION" = 2 ] && echo "unset /svc" >/proc/memcg_softlimit/limits 2>/dev/null
