@@ -13,6 +13,7 @@ import json
 import os
 import statistics
 import sys
+import textwrap
 from collections import OrderedDict, defaultdict
 
 CONFIG_ORDER = ["6.1-v1-classic", "6.1-v2-classic", "6.12-v2-mglru", "6.12-v2-classic"]
@@ -679,7 +680,9 @@ def app_plots(d, app, plt):
             ax.set_xlabel("s from the batch job's start (shaded: its median run)", fontsize=8)
             ax.legend(fontsize=6, loc="upper right")
         axes[0][0].set_ylabel("pgbench p99 latency, ms (per %s s)" % bucket)
-        fig.suptitle("PostgreSQL p99 latency over time: %s (median of the runs; QEMU TCG guest)" % title, fontsize=9)
+        # wrapped to the figure's width: one panel is narrower than the title
+        fig.suptitle("\n".join(textwrap.wrap("PostgreSQL p99 latency over time: %s (median of the runs; QEMU TCG "
+                                             "guest)" % title, 55 * len(cfgs))), fontsize=9)
         fig.tight_layout()
         fname = "app-p99-%s-%s.png" % rw
         fig.savefig(os.path.join(d, fname), dpi=110)
