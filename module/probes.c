@@ -201,6 +201,18 @@ static void unregister_hook(struct hook *h)
 	reset_probe(&h->account.kp);
 }
 
+/*
+ * Since __register_kprobe() moved to guard() (7.x), register_kprobe()
+ * returns 0 when arming the probe fails, an IPMODIFY conflict with a
+ * livepatch say, and leaves the probe out of kprobes' table.
+ * enable_kprobe() finds such a probe invalid (-EINVAL) and does nothing
+ * to an armed one.
+ */
+static bool probe_armed(struct kprobe *p)
+{
+	return enable_kprobe(p) == 0;
+}
+
 static int register_hook(struct hook *h)
 {
 	const char *symbol = h->probe.symbol_name;
@@ -217,6 +229,8 @@ static int register_hook(struct hook *h)
 	if (ret)
 		goto refuse;
 	h->active = true;
+	if (!probe_armed(&h->probe))
+		goto unarmed;
 	if (!h->gated)
 		goto hooked;
 	msl_account_prepare(&h->account, h->site);
@@ -225,6 +239,8 @@ static int register_hook(struct hook *h)
 	if (ret)
 		goto refuse;
 	h->accounting = true;
+	if (!probe_armed(&h->account.kp))
+		goto unarmed;
 	if (!account_runs_first(h)) {
 		unregister_hook(h);
 		pr_err("refusing to load: kprobes does not run the probes on %s in the order expected\n",
@@ -234,6 +250,11 @@ static int register_hook(struct hook *h)
 hooked:
 	pr_info("hooked %s\n", symbol);
 	return 0;
+unarmed:
+	unregister_hook(h);
+	pr_err("refusing to load: cannot hook %s: kprobes did not arm the probe (another IPMODIFY user such as a livepatch owns it?)\n",
+	       symbol);
+	return -EBUSY;
 refuse:
 	unregister_hook(h);
 	pr_err("refusing to load: cannot hook %s (%d%s)\n", symbol, ret,

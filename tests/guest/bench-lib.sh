@@ -474,7 +474,7 @@ fg_stats() {
 # The module's handlers and the gated calls, by series.
 # The gated call (MGLRU's memcg LRU on 6.12: shrink_one), the decision
 # (msl_gate_step, whichever probe takes it) and the accounting entry.
-fg_gated() { if [ "$MSL_KSERIES" = 6.12 ] && [ "$MSL_LRU" = mglru ]; then echo shrink_one; else echo shrink_lruvec; fi; }
+fg_gated() { if [ "$MSL_KSERIES" != 6.1 ] && [ "$MSL_LRU" = mglru ]; then echo shrink_one; else echo shrink_lruvec; fi; }
 fg_handler() { echo msl_gate_step; }
 fg_account() { if [ "$(fg_gated)" = shrink_one ]; then echo account_entry_one; else echo account_entry_lruvec; fi; }
 

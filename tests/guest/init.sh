@@ -263,6 +263,17 @@ cleanup_after() {
 	n=$(kill_strays)
 	[ "$n" = 0 ] || echo "msl: killed $n leftover processes"
 	swapoff -a 2>/dev/null
+	# The tests' own modules (tests/kmod), left loaded by a failed test,
+	# would skew every test after it (an IPMODIFY holder, say).
+	for p in "$MSL_PAYLOAD"/module/*.ko; do
+		p=$(basename "$p" .ko)
+		{ [ "$p" != "$MSL_MODULE" ] && [ -d "/sys/module/$p" ]; } || continue
+		if rmmod "$p" 2>/dev/null; then
+			emit "INFO $name the test left $p loaded; the runner unloaded it"
+		else
+			problems+=("test module $p left loaded and rmmod failed")
+		fi
+	done
 	if [ -d "/sys/module/$MSL_MODULE" ]; then
 		if rmmod "$MSL_MODULE" 2>"$RUN/rmmod.err"; then
 			emit "INFO $name the test left $MSL_MODULE loaded; the runner unloaded it"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: 6.12-*
+# configs: 6.12-* 7.*
 # lru_gen switched at runtime: the module follows, gating MGLRU's memcg LRU
 # (shrink_one) while it is on and the classic shrink_lruvec while it is
 # off.  At the defaults P, immune, is skipped either way; under the

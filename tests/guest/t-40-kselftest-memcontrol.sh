@@ -62,6 +62,9 @@ grep -qw memory "$MSL_CGROUP_ROOT/cgroup.subtree_control" ||
 case $MSL_KSERIES in
 6.1) KNOWN_FLAKY="test_memcg_min test_memcg_low test_memcg_sock" ;;
 6.12) KNOWN_FLAKY="test_memcg_min test_memcg_low" ;;
+# 7.3 under TCG: low failed 1 of 4 rounds without the module, min 1 of 4
+# with it while the module took nothing but targeted (pass-through) decisions
+7.*) KNOWN_FLAKY="test_memcg_min test_memcg_low" ;;
 *) KNOWN_FLAKY="" ;;
 esac
 

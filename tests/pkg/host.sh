@@ -40,11 +40,19 @@
 #              tests/pkg/lib.sh with systemd as init for t-41..t-43), then
 #              dpkg --purge leaves nothing behind.
 #
+#  5. deb13/*  with Debian 13 rows in the table: in a throwaway overlay on
+#              tests/vm/trixie.sh's chroot (Debian 13 with the headers of
+#              trixie's 6.12 and trixie-backports' kernel, every flavour),
+#              apt-get install of the packages built in 3 and of Debian 13's
+#              dkms: DKMS builds and installs the module for each of those
+#              kernels (signed, version, vermagic), and the tool runs.
+#
 # Environment: MSL_KVERS (required: the kernels of tests/matrix's Debian 12
 # rows, as tests/vm/setup.sh resolved them), MSL_ROOTFS_DIR (for 4),
 # MSL_CACHE (default /var/cache/memcg-softlimit), MSL_MIRROR (debootstrap's,
 # default http://deb.debian.org/debian), MSL_PKG_OUT (default build/pkg),
-# MSL_PKG_ONLY="dkms make deb image" (default: all parts).
+# MSL_PKG_ONLY="dkms make deb image deb13" (default: all parts),
+# MSL_TRIXIE_CHROOT and MSL_KVERS_13 (for 5; tests/vm/setup.sh's).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -68,7 +76,7 @@ for r in "${M_ROWS[@]}"; do
 done
 [ ${#IMG_KERNELS[@]} -gt 0 ] || IMG_KERNELS=("${KERNELS[@]}")
 VERSION=$(tr -d ' \t\n' <"$REPO/VERSION")
-PARTS=${MSL_PKG_ONLY:-dkms make deb image}
+PARTS=${MSL_PKG_ONLY:-dkms make deb image deb13}
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
 
 T0=$SECONDS
@@ -933,8 +941,76 @@ part_image_kernels() {
 
 # ---------------------------------------------------------------------------
 log "parts: $PARTS; kernels: ${KERNELS[*]} (package image: ${IMG_KERNELS[*]}); version $VERSION"
+# ===========================================================================
+# 5. Debian 13: the packages built here, installed with Debian 13's dkms
+# ===========================================================================
+part_deb13() {
+	local root=$OUT/root13 upper=$OUT/ovl13 k f rc=0 debs=() ver='' signer='' magic='' mokserial out
+	read -ra K13 <<<"${MSL_KVERS_13:-}"
+	{ [ ${#K13[@]} -gt 0 ] && [ -n "${MSL_TRIXIE_CHROOT:-}" ]; } || return 0
+	ls "$DEB_DIR"/memcg-softlimit-dkms_*.deb >/dev/null 2>&1 ||
+		{ result FAIL deb13/install "no .deb (deb/build failed)"; return 1; }
+	tstart
+	safe_rm "$root" && safe_rm "$upper" || return 1
+	mkdir -p "$root" "$upper/u" "$upper/w"
+	mount_add "$root" -t overlay overlay -o "lowerdir=$MSL_TRIXIE_CHROOT,upperdir=$upper/u,workdir=$upper/w" ||
+		{ result FAIL deb13/install "cannot mount an overlay on $MSL_TRIXIE_CHROOT"; return 1; }
+	mount_chroot "$root" || { result FAIL deb13/install "cannot mount /proc, /sys, /dev in the chroot"; return 1; }
+	mkdir -p "$root/tmp/debs"
+	cp "$DEB_DIR"/memcg-softlimit-dkms_*.deb "$root/tmp/debs/"
+	cp "$DEB_DIR"/memcg-softlimit_*.deb "$root/tmp/debs/" 2>/dev/null || true
+	for f in "$root"/tmp/debs/*.deb; do debs+=("/tmp/debs/$(basename "$f")"); done
+	log "Debian 13 chroot: apt-get install dkms ${debs[*]##*/} (DKMS builds for ${K13[*]}) ..."
+	in_chroot "$root" apt-get install -y -q --no-install-recommends \
+		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+		dkms "${debs[@]}" >"$OUT/deb13-install.log" 2>&1 || rc=$?
+	tend deb13/install
+	if [ "$rc" = 0 ]; then
+		# shellcheck disable=SC2016 # dpkg-query's format
+		result PASS deb13/install "apt-get install dkms $(in_chroot "$root" dpkg-query -W -f '${Version}' dkms) and ${debs[*]##*/} in Debian 13"
+	else
+		result FAIL deb13/install "apt-get install exited $rc: $(grep -iE 'error|fail|depends' "$OUT/deb13-install.log" | head -n 3 | tr '\n' ' ') (log ${OUT#"$REPO"/}/deb13-install.log)"
+	fi
+	mokserial=$(cert_serial "$root/var/lib/dkms/mok.pub" 2>/dev/null || true)
+	for k in "${K13[@]}"; do
+		tstart
+		ver='' signer='' magic=''
+		in_chroot "$root" dkms status -m memcg-softlimit -v "$VERSION" -k "$k" 2>/dev/null | grep -q ': installed' ||
+			cfail "dkms status: '$(in_chroot "$root" dkms status -m memcg-softlimit -k "$k" 2>&1 | head -n 1)'"
+		# The chroot has the kernels' headers, not their images (7.x's
+		# headers bring no modules.dep, and dkms 3.2 then runs no depmod):
+		# the module is looked for where DKMS installs it.
+		f=$(cd "$root" && compgen -G "lib/modules/$k/updates/dkms/memcg_softlimit.ko*" | head -n 1) || f=''
+		f=${f:+/$f}
+		[ -n "$f" ] || cfail "no /lib/modules/$k/updates/dkms/memcg_softlimit.ko*"
+		if [ -n "$f" ]; then
+			ver=$(modinfo_field "$root$f" version)
+			signer=$(modinfo_field "$root$f" signer)
+			magic=$(modinfo_field "$root$f" vermagic)
+			[ "$ver" = "$VERSION" ] || cfail "version '$ver'"
+			[ "${magic%% *}" = "$k" ] || cfail "vermagic '$magic' is not $k's"
+			[ -n "$signer" ] || cfail "not signed"
+			[ -z "$mokserial" ] || [ "$(modinfo_field "$root$f" sig_key)" = "$mokserial" ] ||
+				cfail "not signed with /var/lib/dkms/mok.pub"
+		fi
+		tend "deb13/dkms/$k"
+		cverdict "deb13/dkms/$k" "$f, version $ver, vermagic ${magic%% *}, signer '$signer'"
+	done
+	# The tool, built on Debian 12, runs against Debian 13's libraries.
+	if compgen -G "$DEB_DIR/memcg-softlimit_*.deb" >/dev/null; then
+		tstart
+		out=$(in_chroot "$root" /usr/sbin/memcg-softlimit --version 2>&1) || cfail "memcg-softlimit --version: $out"
+		[[ $out == *"$VERSION"* ]] || cfail "memcg-softlimit --version says '$out', not $VERSION"
+		tend deb13/tool
+		cverdict deb13/tool "$out"
+	fi
+	umount_one "$root"
+	safe_rm "$root" && safe_rm "$upper"
+}
+
 want dkms && part_dkms
 want make && part_make
 if want deb; then part_deb || true; fi
 if want image; then part_image || true; fi
+if want deb13; then part_deb13 || true; fi
 log "done in $((SECONDS - T0)) s"

@@ -16,6 +16,8 @@
 #
 # Environment:
 #   MSL_ROOTFS_DIR    cache entry from setup.sh (default: run setup.sh)
+#   MSL_ROOTFS_DIR_13 the Debian 13 one, booted when MSL_ROOTFS_DIR does
+#                     not have KVER (Debian 13's kernels)
 #   MSL_LOG_DIR       default <repo>/build/vm-logs
 #   MSL_GUEST_MEM     guest memory (default 512M)
 #   MSL_GUEST_CPUS    guest vCPUs (default 2)
@@ -57,8 +59,12 @@ fi
 
 if [ -z "${MSL_ROOTFS_DIR:-}" ]; then
 	while IFS='=' read -r k v; do
-		[ "$k" = MSL_ROOTFS_DIR ] && MSL_ROOTFS_DIR=$v
+		case $k in MSL_ROOTFS_DIR | MSL_ROOTFS_DIR_13) printf -v "$k" '%s' "$v" ;; esac
 	done < <("$HERE/setup.sh")
+fi
+if [ -n "${MSL_ROOTFS_DIR_13:-}" ] && ! grep -qxF "$KVER" "$MSL_ROOTFS_DIR/kernels" 2>/dev/null &&
+	grep -qxF "$KVER" "$MSL_ROOTFS_DIR_13/kernels" 2>/dev/null; then
+	MSL_ROOTFS_DIR=$MSL_ROOTFS_DIR_13
 fi
 ROOTFS=$MSL_ROOTFS_DIR/rootfs.img
 KERNEL=$MSL_ROOTFS_DIR/vmlinuz-$KVER

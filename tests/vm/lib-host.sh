@@ -120,23 +120,34 @@ valid_configs() {
 # --------------------------------------------------------------------------
 # Setup
 # --------------------------------------------------------------------------
-# run_setup: tests/vm/setup.sh; sets MSL_KVERS (every kernel of the table,
-# resolved) and MSL_ROOTFS_DIR.
+# run_setup: tests/vm/setup.sh; sets MSL_KVERS (the Debian 12 rows'
+# kernels, resolved), MSL_ROOTFS_DIR (their rootfs) and, when the table has
+# Debian 13 rows, MSL_KVERS_13, MSL_ROOTFS_DIR_13 and MSL_TRIXIE_CHROOT.
 run_setup() {
 	local k v
-	MSL_KVERS='' MSL_ROOTFS_DIR=''
+	MSL_KVERS='' MSL_ROOTFS_DIR='' MSL_KVERS_13='' MSL_ROOTFS_DIR_13='' MSL_TRIXIE_CHROOT=''
 	run_bg "$REPO/tests/vm/setup.sh" >"$BUILD/setup.env" || { msg "tests/vm/setup.sh failed"; return 1; }
 	while IFS='=' read -r k v; do
-		case $k in MSL_KVERS | MSL_ROOTFS_DIR) printf -v "$k" '%s' "$v" ;; esac
+		case $k in
+		MSL_KVERS | MSL_ROOTFS_DIR | MSL_KVERS_13 | MSL_ROOTFS_DIR_13 | MSL_TRIXIE_CHROOT)
+			printf -v "$k" '%s' "$v" ;;
+		esac
 	done <"$BUILD/setup.env"
 	if [ -z "$MSL_KVERS" ] || [ -z "$MSL_ROOTFS_DIR" ]; then
 		msg "setup.sh gave no kernels or rootfs: $(tr '\n' ' ' <"$BUILD/setup.env")"
 		return 1
 	fi
-	export MSL_ROOTFS_DIR MSL_KVERS
+	export MSL_ROOTFS_DIR MSL_KVERS MSL_KVERS_13 MSL_ROOTFS_DIR_13 MSL_TRIXIE_CHROOT
 }
 
-row_kver() { matrix_kver "$1" "$MSL_KVERS"; }
+row_kver() { matrix_kver "$1" "$MSL_KVERS $MSL_KVERS_13"; }
+# row_rootfs ROW: the cached rootfs a test row boots (its Debian's)
+row_rootfs() {
+	case ${M_DEBIAN[$1]} in
+	13) echo "$MSL_ROOTFS_DIR_13" ;;
+	*) echo "$MSL_ROOTFS_DIR" ;;
+	esac
+}
 
 # --------------------------------------------------------------------------
 # Builds
@@ -146,8 +157,16 @@ row_kver() { matrix_kver "$1" "$MSL_KVERS"; }
 # test-only modules of tests/kmod in build/kmod-test/<kver>/.
 build_module() {
 	local kver=$1 dir=$BUILD/kmod/$1 log=$BUILD/kmod/$1.log s rc=0 nwarn
-	local kdir=/lib/modules/$kver/build
-	[ -e "$kdir/Makefile" ] || { msg "no kernel headers at $kdir"; return 1; }
+	local kdir=/lib/modules/$kver/build kmake=(make)
+	# Debian 13's kernels build in tests/vm/trixie.sh's chroot (their
+	# kbuild binaries need trixie's libc), where their headers are.
+	if [[ $kver == *+deb13-* ]]; then
+		kmake=("$REPO/tests/vm/trixie.sh" make "$BUILD")
+		[ -e "${MSL_TRIXIE_CHROOT:?}$kdir/Makefile" ] ||
+			{ msg "no kernel headers at $MSL_TRIXIE_CHROOT$kdir"; return 1; }
+	else
+		[ -e "$kdir/Makefile" ] || { msg "no kernel headers at $kdir"; return 1; }
+	fi
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	for s in "${KMOD_SOURCES[@]}"; do
@@ -157,7 +176,7 @@ build_module() {
 			--exclude='Module.symvers' --exclude='.tmp_*' "$REPO/$s" "$dir/"
 	done
 	msg "make -C $kdir M=build/kmod/$kver W=1 modules"
-	make -C "$kdir" M="$dir" W=1 -j"$(nproc)" modules >"$log" 2>&1 || rc=$?
+	"${kmake[@]}" -C "$kdir" M="$dir" W=1 -j"$(nproc)" modules >"$log" 2>&1 || rc=$?
 	nwarn=$(grep -c 'warning:' "$log" || true)
 	if [ "$rc" != 0 ] || [ ! -f "$dir/memcg_softlimit.ko" ]; then
 		printf '\n---- module build for %s FAILED (exit %s), log %s ----\n' "$kver" "$rc" "${log#"$REPO"/}" >&2
@@ -175,7 +194,7 @@ build_module() {
 		rm -rf "$BUILD/kmod-test/$kver"
 		mkdir -p "$BUILD/kmod-test/$kver"
 		cp "$REPO"/tests/kmod/Kbuild "$REPO"/tests/kmod/*.c "$BUILD/kmod-test/$kver/"
-		make -C "$kdir" M="$BUILD/kmod-test/$kver" W=1 modules >"$BUILD/kmod-test/$kver.log" 2>&1 ||
+		"${kmake[@]}" -C "$kdir" M="$BUILD/kmod-test/$kver" W=1 modules >"$BUILD/kmod-test/$kver.log" 2>&1 ||
 			{ msg "test modules for $kver failed to build (log build/kmod-test/$kver.log)"; return 1; }
 	fi
 }

@@ -29,7 +29,8 @@
 #      <payload>/selftests).
 # Log: build/selftests/<kver>.log.  Exit status non-zero on any failure.
 #
-# Environment: MSL_CACHE, MSL_ROOTFS_DIR (see tests/vm/setup.sh),
+# Environment: MSL_CACHE, MSL_ROOTFS_DIR and MSL_ROOTFS_DIR_13 (see
+# tests/vm/setup.sh),
 # MSL_SELFTESTS_VERSION (force the Debian source version, e.g. to test a
 # kernel whose exact source is no longer in the archive).
 set -euo pipefail
@@ -60,16 +61,18 @@ debian_version() {
 	fi
 	# The bzImage's setup header holds the uname -v string (uncompressed):
 	# "<kver> (debian-kernel@lists.debian.org) #1 SMP ... Debian 6.1.192-3 (date)"
-	if [ -n "${MSL_ROOTFS_DIR:-}" ] && [ -s "$MSL_ROOTFS_DIR/vmlinuz-$kver" ]; then
-		v=$(head -c 131072 "$MSL_ROOTFS_DIR/vmlinuz-$kver" | tr '\0' '\n' |
+	local d
+	for d in "${MSL_ROOTFS_DIR:-}" "${MSL_ROOTFS_DIR_13:-}"; do
+		{ [ -n "$d" ] && [ -s "$d/vmlinuz-$kver" ]; } || continue
+		v=$(head -c 131072 "$d/vmlinuz-$kver" | tr '\0' '\n' |
 			grep -a -m1 -F "$kver (" | grep -a -o 'Debian [0-9][^ ]*' | head -n1 | cut -d' ' -f2) || true
 		if [ -n "$v" ]; then
-			log "$kver: Debian $v (from $MSL_ROOTFS_DIR/vmlinuz-$kver)"
+			log "$kver: Debian $v (from $d/vmlinuz-$kver)"
 			echo "$v"
 			return 0
 		fi
-		log "no Debian version string in $MSL_ROOTFS_DIR/vmlinuz-$kver; asking apt"
-	fi
+		log "no Debian version string in $d/vmlinuz-$kver; asking apt"
+	done
 	for p in "linux-image-$kver" "linux-image-$kver-unsigned"; do
 		v=$(apt-cache policy "$p" 2>/dev/null | awk '/Installed:/ {i = $2} /Candidate:/ {c = $2} END {print (i != "" && i != "(none)") ? i : c}')
 		if [ -n "$v" ] && [ "$v" != "(none)" ]; then
@@ -105,8 +108,13 @@ fetch_sources() {
 	# shellcheck disable=SC2064 # expand now
 	trap "rm -rf '$tmp'" EXIT
 	chmod 0755 "$tmp" # apt-get download runs as _apt
-	log "apt-get download $PKG=$VERSION (~150 MB)"
-	if ! (cd "$tmp" && apt-get download -q "$PKG=$VERSION") >>"$LOG" 2>&1; then
+	# Debian 13's sources are not in the host's apt: tests/vm/trixie.sh
+	# downloads trixie-backports' into its cache.
+	if compgen -G "$MSL_CACHE/trixie-debs/${PKG}_${VERSION//:/%3a}_all.deb" >/dev/null; then
+		log "$PKG=$VERSION from $MSL_CACHE/trixie-debs"
+		cp "$MSL_CACHE/trixie-debs/${PKG}_${VERSION//:/%3a}_all.deb" "$tmp/"
+	elif log "apt-get download $PKG=$VERSION (~150 MB)" &&
+		! (cd "$tmp" && apt-get download -q "$PKG=$VERSION") >>"$LOG" 2>&1; then
 		tail -n 5 "$LOG" >&2
 		die "apt-get download $PKG=$VERSION failed (is that version still in the archive? MSL_SELFTESTS_VERSION overrides it)"
 	fi
@@ -203,12 +211,19 @@ EOF
 		"$cg/test_memcontrol.c"
 	grep -q 'if (msl_ksft_skip(tests\[i\].name))' "$cg/test_memcontrol.c" ||
 		die "hooking MSL_KSFT_ONLY into test_memcontrol.c failed"
-	log "cc -static test_memcontrol.c cgroup_util.c ($PKG=$VERSION)"
+	# 7.x moved cgroup_util.c to cgroup/lib/, its header to lib/include/,
+	# and includes kselftest.h by the selftests dir
+	util=cgroup_util.c
+	if [ -e "$cg/lib/cgroup_util.c" ]; then
+		util=lib/cgroup_util.c
+		cflags+=(-Ilib/include -I..)
+	fi
+	log "cc -static test_memcontrol.c $util ($PKG=$VERSION)"
 	if ! (cd "$cg" && gcc "${cflags[@]}" -static -o "$OUT/test_memcontrol" \
-		test_memcontrol.c cgroup_util.c "$OUT/src/msl_ksft.c") >>"$LOG" 2>&1; then
-		log "static link failed; linking dynamically (host and guest are both Debian 12)"
+		test_memcontrol.c "$util" "$OUT/src/msl_ksft.c") >>"$LOG" 2>&1; then
+		log "static link failed; linking dynamically"
 		(cd "$cg" && gcc "${cflags[@]}" -o "$OUT/test_memcontrol" \
-			test_memcontrol.c cgroup_util.c "$OUT/src/msl_ksft.c") >>"$LOG" 2>&1 ||
+			test_memcontrol.c "$util" "$OUT/src/msl_ksft.c") >>"$LOG" 2>&1 ||
 			{ tail -n 20 "$LOG" >&2; die "building test_memcontrol failed (log: ${LOG#"$REPO"/})"; }
 	fi
 	printf '%s\n' "$PKG=$VERSION" >"$OUT/SOURCE"

@@ -10,12 +10,20 @@
 #      one that fits its series and flavour) and installs their
 #      linux-headers packages on the host;
 #   3. builds, or finds in the cache, the guest root filesystem image with
-#      those kernels installed, plus each kernel's vmlinuz and initrd.
+#      those kernels installed, plus each kernel's vmlinuz and initrd;
+#   4. when the table has Debian 13 rows (among MSL_CONFIGS, if set): runs
+#      tests/vm/trixie.sh (the Debian 13 chroot with their headers, their
+#      image packages downloaded) and builds, or finds, a Debian 13 rootfs
+#      the same way, with the kernels of the Debian 13 rows that boot.
 #
 # Everything is logged to stderr.  stdout carries only KEY=VALUE lines for
 # the callers (tests/vm/lib-host.sh's run_setup, tests/vm/boot.sh):
 #   MSL_KVERS=6.1.0-57-amd64 6.12.118+deb12-amd64 ...
 #   MSL_ROOTFS_DIR=/var/cache/memcg-softlimit/rootfs-<key>
+# and with Debian 13 rows:
+#   MSL_KVERS_13=7.3.4+deb13-amd64 ...   (every Debian 13 row's kernel)
+#   MSL_ROOTFS_DIR_13=/var/cache/memcg-softlimit/rootfs13-<key>
+#   MSL_TRIXIE_CHROOT=/var/cache/memcg-softlimit/trixie-chroot
 # The rootfs dir holds rootfs.img, vmlinuz-<kver>, initrd.img-<kver>,
 # config-<kver> and kernels (one kver per line).
 #
@@ -185,13 +193,17 @@ install_headers() {
 # --------------------------------------------------------------------------
 # 3. Guest rootfs (cached)
 # --------------------------------------------------------------------------
+# The rootfs being built: R_SUITE, its kernels R_KVERS, and R_DEBS, the
+# directory of their image packages (empty: apt-get download on the host).
+R_SUITE=$SUITE R_DEBS='' R_KVERS=() R_PREFIX=rootfs
+
 # build_rootfs OUTDIR: everything in this function is part of the cache key.
 build_rootfs() {
-	local out=$1 root=$1/rootfs k pkg
+	local out=$1 root=$1/rootfs k pkg f
 	mkdir -p "$root"
 
-	log "debootstrap --variant=minbase $SUITE (takes a few minutes) ..."
-	debootstrap --variant=minbase "$SUITE" "$root" "$MIRROR" \
+	log "debootstrap --variant=minbase $R_SUITE (takes a few minutes) ..."
+	debootstrap --variant=minbase "$R_SUITE" "$root" "$MIRROR" \
 		>"$out/debootstrap.log" 2>&1 ||
 		{ tail -n 30 "$out/debootstrap.log" >&2; die "debootstrap failed (log: $out/debootstrap.log)"; }
 	log "debootstrap done"
@@ -200,10 +212,10 @@ build_rootfs() {
 	rm -f "$root/etc/apt/sources.list"
 	{
 		printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
-			"$MIRROR" "$SUITE $SUITE-updates $SUITE-backports" /usr/share/keyrings/debian-archive-keyring.gpg
+			"$MIRROR" "$R_SUITE $R_SUITE-updates $R_SUITE-backports" /usr/share/keyrings/debian-archive-keyring.gpg
 		[ -z "$SECURITY_MIRROR" ] ||
 			printf '\nTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
-				"$SECURITY_MIRROR" "$SUITE-security" /usr/share/keyrings/debian-archive-keyring.gpg
+				"$SECURITY_MIRROR" "$R_SUITE-security" /usr/share/keyrings/debian-archive-keyring.gpg
 	} >"$root/etc/apt/sources.list.d/debian.sources"
 	# No daemons may start inside the chroot.
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
@@ -216,6 +228,10 @@ build_rootfs() {
 	in_chroot "$root" apt-get update -q >"$out/chroot-apt.log" 2>&1 ||
 		{ tail -n 30 "$out/chroot-apt.log" >&2; die "chroot apt-get update failed"; }
 	local pkgs=("${ROOTFS_PACKAGES[@]}")
+	# trixie-backports' kernels pre-depend on its linux-base; trixie moved
+	# fincore (bench-lib.sh) from util-linux to util-linux-extra
+	[ "$R_SUITE" = bookworm ] ||
+		pkgs=("${pkgs[@]/#linux-base/linux-base/$R_SUITE-backports}" util-linux-extra)
 	for pkg in "${ROOTFS_OPTIONAL_PACKAGES[@]}"; do
 		if in_chroot "$root" apt-cache show "$pkg" >/dev/null 2>&1; then
 			pkgs+=("$pkg")
@@ -238,10 +254,20 @@ build_rootfs() {
 	printf '%s\n' virtio_pci virtio_blk ext4 crc32c_generic crc32c_intel \
 		>>"$root/etc/initramfs-tools/modules"
 
-	# The kernels: apt-get download the image .debs on the host, dpkg -i in
-	# the chroot (which runs update-initramfs for each).
+	# The kernels: apt-get download the image .debs on the host (Debian
+	# 13's: tests/vm/trixie.sh downloaded them), dpkg -i in the chroot
+	# (which runs update-initramfs for each).
 	mkdir -p "$root/tmp/kdebs"
-	for k in "${KVERS[@]}"; do
+	for k in "${R_KVERS[@]}"; do
+		if [ -n "$R_DEBS" ]; then
+			# linux-image-<k> and, from 7.x, the linux-{base,binary,modules}-<k> it depends on
+			for f in "$R_DEBS"/*-"$k"_*.deb "$R_DEBS"/*-"$k"-unsigned_*.deb; do
+				[ -e "$f" ] && cp "$f" "$root/tmp/kdebs/"
+			done
+			compgen -G "$root/tmp/kdebs/linux-image-$k*.deb" >/dev/null ||
+				die "no linux-image-$k package in $R_DEBS"
+			continue
+		fi
 		pkg=$(image_pkg "$k") || die "no image package for kernel $k"
 		log "downloading $pkg"
 		(cd "$root/tmp/kdebs" && apt-get download -q "$pkg" >>"$out/chroot-kernels.log" 2>&1) ||
@@ -253,7 +279,7 @@ build_rootfs() {
 		>>"$out/chroot-kernels.log" 2>&1 ||
 		{ tail -n 30 "$out/chroot-kernels.log" >&2; die "kernel install failed (log: $out/chroot-kernels.log)"; }
 	rm -rf "$root/tmp/kdebs"
-	for k in "${KVERS[@]}"; do
+	for k in "${R_KVERS[@]}"; do
 		for f in "vmlinuz-$k" "initrd.img-$k"; do
 			[ -s "$root/boot/$f" ] || die "rootfs lacks /boot/$f after the kernel install"
 		done
@@ -276,11 +302,11 @@ build_rootfs() {
 	rm -rf "$root/var/lib/apt/lists/"* "$root/usr/share/doc/"* "$root/usr/share/man/"* \
 		"$root/var/cache/apt/"*.bin "$root/usr/sbin/policy-rc.d"
 
-	for k in "${KVERS[@]}"; do
+	for k in "${R_KVERS[@]}"; do
 		cp "$root/boot/vmlinuz-$k" "$root/boot/initrd.img-$k" "$out/"
 		cp "$root/boot/config-$k" "$out/" 2>/dev/null || true
 	done
-	printf '%s\n' "${KVERS[@]}" >"$out/kernels"
+	printf '%s\n' "${R_KVERS[@]}" >"$out/kernels"
 
 	[ -z "$(mounts_below "$root")" ] || die "mounts left below $root"
 	log "mke2fs rootfs.img (4G sparse, $(du -sh "$root" | cut -f1) of files) ..."
@@ -292,8 +318,8 @@ build_rootfs() {
 
 recipe_hash() {
 	{
-		echo "recipe=$RECIPE_VERSION suite=$SUITE mirror=$MIRROR security=$SECURITY_MIRROR"
-		echo "kernels=${KVERS[*]}"
+		echo "recipe=$RECIPE_VERSION suite=$R_SUITE mirror=$MIRROR security=$SECURITY_MIRROR"
+		echo "kernels=${R_KVERS[*]}"
 		echo "packages=${ROOTFS_PACKAGES[*]} optional=${ROOTFS_OPTIONAL_PACKAGES[*]}"
 		declare -f build_rootfs mount_chroot in_chroot image_pkg has_pkg
 		cat "$HERE/msl-init"
@@ -303,12 +329,12 @@ recipe_hash() {
 ensure_rootfs() {
 	local key dir tmp
 	key=$(recipe_hash)
-	dir=$MSL_CACHE/rootfs-$key
+	dir=$MSL_CACHE/$R_PREFIX-$key
 	if [ -z "${MSL_REBUILD:-}" ] && [ -f "$dir/.complete" ] && [ -s "$dir/rootfs.img" ]; then
 		log "rootfs cached: $dir"
 		touch "$dir/.complete"
 	else
-		log "building rootfs $dir (kernels ${KVERS[*]})"
+		log "building rootfs $dir (kernels ${R_KVERS[*]})"
 		tmp=$(mktemp -d "$MSL_CACHE/.build-XXXXXX")
 		chmod 0755 "$tmp" # apt-get download runs as _apt
 		BUILD_TMP=$tmp
@@ -323,7 +349,7 @@ ensure_rootfs() {
 	ROOTFS_DIR=$dir
 }
 
-# Keep the two most recently used rootfs entries.
+# Keep the two most recently used rootfs entries of each Debian.
 prune_cache() {
 	local keep=$1 d n=0
 	# shellcheck disable=SC2012 # our own dir names, no odd characters
@@ -334,13 +360,55 @@ prune_cache() {
 			log "pruning old cache entry $d"
 			safe_rm "$d" || true
 		fi
-	done < <(ls -dt "$MSL_CACHE"/rootfs-*/ 2>/dev/null | sed 's:/$::')
+	done < <(ls -dt "$MSL_CACHE/$R_PREFIX"-*/ 2>/dev/null | sed 's:/$::')
 	# Leftovers of interrupted builds.
 	for d in "$MSL_CACHE"/.build-*; do
 		if [ -d "$d" ] && [ -n "$(find "$d" -maxdepth 0 -mmin +240)" ]; then
 			safe_rm "$d" || true
 		fi
 	done
+}
+
+# --------------------------------------------------------------------------
+# 4. Debian 13
+# --------------------------------------------------------------------------
+# debian13: KVERS_13 (every Debian 13 row's kernel, from tests/vm/trixie.sh)
+# and, if one of those rows boots, ROOTFS_DIR (the Debian 13 rootfs with
+# their kernels).  Nothing when no Debian 13 row is wanted.
+KVERS_13=() TRIXIE_CHROOT=''
+debian13() {
+	local row rows=() k v debs='' all='' boot=()
+	matrix_load
+	for row in "${M_ROWS[@]}"; do
+		[ "${M_DEBIAN[$row]}" = 13 ] || continue
+		[ -z "${MSL_CONFIGS:-}" ] || [[ " $MSL_CONFIGS " == *" $row "* ]] || continue
+		rows+=("$row")
+	done
+	[ ${#rows[@]} -gt 0 ] || return 0
+	log "Debian 13 rows ${rows[*]}: tests/vm/trixie.sh ..."
+	while IFS='=' read -r k v; do
+		v=${v//\"/}
+		case $k in
+		MSL_TRIXIE_CHROOT) TRIXIE_CHROOT=$v ;;
+		MSL_TRIXIE_DEBS) debs=$v ;;
+		MSL_KVERS_DEB13) all=$v ;;
+		esac
+	done < <("$HERE/trixie.sh") || die "tests/vm/trixie.sh failed"
+	{ [ -n "$all" ] && [ -n "$debs" ]; } || die "tests/vm/trixie.sh gave no kernels"
+	for row in "${rows[@]}"; do
+		# trixie-backports keeps only its newest kernel: a row whose series
+		# it no longer has fails alone (tests/run: no kernel for the row)
+		if ! k=$(matrix_kver "$row" "$all"); then
+			log "WARNING: no Debian 13 kernel for $row among $all (a newer series to qualify?)"
+			continue
+		fi
+		[[ " ${KVERS_13[*]} " == *" $k "* ]] || KVERS_13+=("$k")
+		[ "${M_BOOT[$row]}" = test ] && [[ " ${boot[*]} " != *" $k "* ]] && boot+=("$k")
+	done
+	log "Debian 13 kernels: ${KVERS_13[*]} (booted: ${boot[*]:-none})"
+	[ ${#boot[@]} -gt 0 ] || return 0
+	R_SUITE=trixie R_DEBS=$debs R_KVERS=("${boot[@]}") R_PREFIX=rootfs13
+	ensure_rootfs
 }
 
 BUILD_TMP=
@@ -371,11 +439,19 @@ main() {
 	fi
 	resolve_kernels
 	[ -n "${MSL_SKIP_APT:-}" ] || install_headers
+	R_KVERS=("${KVERS[@]}")
 	ensure_rootfs
+	local rootfs12=$ROOTFS_DIR
+	debian13
 
 	log "done in $((SECONDS - T0)) s"
 	echo "MSL_KVERS=${KVERS[*]}"
-	echo "MSL_ROOTFS_DIR=$ROOTFS_DIR"
+	echo "MSL_ROOTFS_DIR=$rootfs12"
+	if [ ${#KVERS_13[@]} -gt 0 ]; then
+		echo "MSL_KVERS_13=${KVERS_13[*]}"
+		echo "MSL_ROOTFS_DIR_13=$ROOTFS_DIR"
+		echo "MSL_TRIXIE_CHROOT=$TRIXIE_CHROOT"
+	fi
 }
 
 main "$@"

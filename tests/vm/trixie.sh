@@ -35,6 +35,12 @@
 # MSL_TRIXIE_BUILD=<kver>:ok|fail:<warnings> line per kernel; it exits 1 if
 # any build failed.
 #
+# To build elsewhere than a copy (the harness's build/kmod/<kver>/):
+#   tests/vm/trixie.sh make DIR MAKE-ARGS...
+# bind-mounts DIR at the same path in the chroot and runs make there with
+# MAKE-ARGS (the chroot must exist: run the script once without arguments),
+# so that the objects, the .ko and the paths in the log are the host's.
+#
 # Environment:
 #   MSL_CACHE             cache dir (default /var/cache/memcg-softlimit)
 #   MSL_MIRROR            Debian mirror (default: the host's, from
@@ -351,6 +357,21 @@ build() {
 	return $rc
 }
 
+# chroot_make DIR MAKE-ARGS...: make in the chroot, DIR bound at its own path
+chroot_make() {
+	local dir rc=0
+	dir=$(cd "${1:?usage: $0 make DIR MAKE-ARGS...}" && pwd)
+	shift
+	[ -f "$CHROOT/.complete" ] || die "no chroot at $CHROOT: run $0 first"
+	mount_chroot "$CHROOT"
+	mkdir -p "$CHROOT$dir"
+	mount --bind "$dir" "$CHROOT$dir" || die "mount --bind $dir"
+	MOUNTS+=("$CHROOT$dir")
+	in_chroot make "$@" || rc=$?
+	umount_all
+	return $rc
+}
+
 BUILD_TMP=
 cleanup() {
 	umount_all
@@ -367,6 +388,11 @@ main() {
 	if ! flock -n 9; then
 		log "waiting for another trixie.sh holding $MSL_CACHE/.trixie.lock ..."
 		flock 9
+	fi
+	if [ "${1:-}" = make ]; then
+		shift
+		chroot_make "$@"
+		return
 	fi
 	ensure_chroot
 	mount_chroot "$CHROOT"
