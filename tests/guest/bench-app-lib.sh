@@ -3,7 +3,7 @@
 # programs from Debian's packages, not ours, beside a batch job.  Sourced
 # after bench-lib.sh by bench-app.sh and t-60-bench-app-smoke.sh.
 #
-# The service is PostgreSQL 15 (Debian's postgresql-15) in cgroup "svc",
+# The service is Debian's PostgreSQL (15 on Debian 12) in cgroup "svc",
 # protected at A_PROT MiB by the run's mode (bench-lib.sh's names: none,
 # v1soft, low, msl; msl is the module at its defaults, nothing but insmod
 # and the service's soft limit).  pgbench, in cgroup "client", offers a
@@ -61,7 +61,10 @@ app_set() {
 }
 app_set
 A_THROTTLE=${MSL_BENCH_APP_THROTTLE:-}
-A_PGBIN=/usr/lib/postgresql/15/bin
+# Debian's PostgreSQL, the newest installed major (15 on Debian 12)
+# shellcheck disable=SC2012 # its own dirs: majors, digits only
+A_PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+A_PGBIN=${A_PGBIN:-/usr/lib/postgresql/15/bin}
 A_SOCK=/tmp
 A_LOGS=/tmp/app-logs
 A_MNT=/mnt/msl-data
@@ -131,7 +134,7 @@ psql_q() { "$A_PGBIN/psql" -h "$A_SOCK" -U postgres -d postgres -qAtX -v ON_ERRO
 
 # app_pg_init: a cluster on the data disk and pgbench's tables at A_SCALE
 app_pg_init() {
-	[ -x "$A_PGBIN/pgbench" ] || skip "postgresql-15 is not in the guest rootfs (tests/vm/setup.sh)"
+	[ -x "$A_PGBIN/pgbench" ] || skip "PostgreSQL is not in the guest rootfs (tests/vm/setup.sh)"
 	id postgres >/dev/null 2>&1 || skip "no postgres user in the guest rootfs"
 	A_PGDATA=$A_DIR/pg
 	rm -rf "$A_PGDATA"

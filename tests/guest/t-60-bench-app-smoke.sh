@@ -1,8 +1,9 @@
 #!/bin/bash
 # configs: all
-# timeout: 420
+# timeout: 900
+# tcg: single
 # make bench's app part (tests/guest/bench-app-lib.sh) at its smallest
-# size, so that it cannot rot: PostgreSQL 15 from Debian's package, pgbench
+# size, so that it cannot rot: PostgreSQL from Debian's package, pgbench
 # and the two batch jobs run, and every record must be complete and sane.
 # No performance target is asserted here.  make check gives the guest no
 # data disk, so the service's files are on $MSL_SCRATCH, unthrottled.
