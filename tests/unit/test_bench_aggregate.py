@@ -185,6 +185,7 @@ PART_SECTION = {
     "overhead": ("## Overhead",),
     "scale": ("## Scale",),
     "trees": ("## Pages kept per policy",),
+    "app": ("## Applications",),
 }
 
 
@@ -217,6 +218,97 @@ def stored_results(d):
         check(len(js["records"]) == nrec, "%s: %d records of %d" % (name, len(js["records"]), nrec))
 
 
+def app_record(mode, p99, tps, batch_s, config="6.12-v2-mglru", rep=1, rnd="file", wl="select"):
+    """An app record as tests/guest/bench-app-lib.sh writes it: p99 and TPS
+    per phase (before, during, after), the batch job's tar of 1000 MiB in
+    batch_s seconds, and a p99 series of 2 s buckets."""
+    r = {"part": "app", "config": config, "kernel": "6.12.0-test", "size": "default", "mem_mib": 462,
+         "round": rnd, "workload": wl, "mode": mode, "rep": rep, "rate": 100, "clients": 2, "scale": 5,
+         "db_mib": 80, "shared_buffers_mib": 16, "prot_mib": 192, "disk": "data disk /dev/vdd",
+         "throttle": "33554432 300", "s_before": 20.0, "s_during": batch_s, "s_after": 15.0,
+         "batch": "tar of 1000 MiB", "batch_unit": "MiB", "batch_amount": 1000, "batch_ns": int(batch_s * 1e9),
+         "svc_kib_start": 100000, "svc_kib_end": 100000, "msl_skips": 0, "msl_reclaims": 0, "load": 0.5,
+         "bucket_s": 2, "ts_t": [-4, -2, 0, 2, 4], "ts_n": [200] * 5,
+         "ts_p99_ms": [p99[0], p99[0], p99[1], p99[1], p99[2]]}
+    for ph, p, t in zip(("before", "during", "after"), p99, tps):
+        r.update({"n_" + ph: int(t * 10), "tps_" + ph: t, "p50_ms_" + ph: p / 4.0, "p99_ms_" + ph: p,
+                  "max_ms_" + ph: p * 2, "majflt_" + ph: 0 if ph == "before" else 50,
+                  "dev_read_kib_" + ph: 1024, "svc_read_kib_" + ph: 2048, "batch_majflt_" + ph: 0})
+    return r
+
+
+def app_figures_and_targets(d):
+    # MGLRU: no protection triples p99 (10 -> 30 ms) and loses 40% of the
+    # TPS; memory.low is no better (p99 27 ms during); the module keeps p99
+    # at 1.1 and 1.3 x (mean 1.20 [1.10-1.30]: met), TPS at 0.95, and the
+    # batch job at 1000 MiB / 10.5 s = 95.2 MiB/s, 0.95 of none's 100
+    # MiB/s.  Classic: the module at 2.0 x (MISSED) and the batch job at
+    # 0.8 (MISSED); v1 soft limits at 25 ms, the module at 20 ms (at least
+    # as good: met).
+    write_records(d, "6.12-v2-mglru", [
+        app_record("none", (10, 30, 10), (100, 60, 100), 10),
+        app_record("low", (10, 27, 10), (100, 70, 100), 10),
+        app_record("msl", (10, 11, 10), (100, 95, 100), 10.5, rep=1),
+        app_record("msl", (10, 13, 10), (100, 95, 100), 10.5, rep=2),
+    ])
+    write_records(d, "6.1-v1-classic", [
+        app_record("none", (10, 30, 10), (100, 100, 100), 10, config="6.1-v1-classic"),
+        app_record("v1soft", (10, 25, 10), (100, 100, 100), 10, config="6.1-v1-classic"),
+        app_record("msl", (10, 20, 10), (100, 95, 100), 12.5, config="6.1-v1-classic"),
+    ])
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0 (stderr: %s)" % p.stderr.strip())
+    md = open(os.path.join(d, "results.md")).read()
+    check("## Applications: PostgreSQL beside a batch job" in md, "the app section")
+    r = row(md, "6.12-v2-mglru", "memcg_softlimit at its defaults (svc soft limit 192M)")
+    check(r is not None, "a row for the module on MGLRU")
+    if r:
+        check(r[2] == "100 / 95 / 100", "TPS per phase: %s" % r[2])
+        check(r[5] == "12.0 [11.0-13.0]", "p99 during over two runs: %s" % r[5])
+        check(r[8] == "1.20 [1.10-1.30]", "p99 during/before: %s" % r[8])
+        check(r[9] == "0.95 [0.95-0.95]", "TPS during/before: %s" % r[9])
+        check(r[12] == "95.2 [95.2-95.2]", "the batch job's MiB/s: %s" % r[12])
+        check(r[13] == "0.95 [0.95-0.95]", "the batch job against none: %s" % r[13])
+        check(r[14] == "2", "runs: %s" % r[14])
+    r = row(md, "6.12-v2-mglru", "memory.low=192M")
+    check(r is not None and r[8] == "2.70 (n=1)", "memory.low's ratio: %s" % (r and r[8]))
+    r = row(md, "6.12-v2-mglru", "no protection")
+    check(r is not None and r[11] == "2.0", "reads in MiB from io.stat (2048 KiB): %s" % (r and r[11]))
+    tl = [line for line in md.splitlines() if line.startswith("- 6.12-v2-mglru, file select")]
+    check(len(tl) == 1, "one target line for MGLRU: %s" % tl)
+    if tl:
+        for want in ("p99 during/before 1.20 [1.10-1.30] (<= 1.25: met)", "TPS during/before 0.95 (>= 0.9: met)",
+                     "no protection: 3.00, TPS 0.60 (shows the loss)",
+                     "p99 during 12.0 ms vs memory.low's 27.0 ms (better than memory.low: met)",
+                     "(>= 0.9: met)"):
+            check(want in tl[0], "MGLRU target: '%s' in %s" % (want, tl[0]))
+    tl = [line for line in md.splitlines() if line.startswith("- 6.1-v1-classic, file select")]
+    check(len(tl) == 1, "one target line for 6.1 v1")
+    if tl:
+        for want in ("p99 during/before 2.00 [2.00-2.00] (<= 1.25: MISSED)",
+                     "vs stock v1 soft limits's 25.0 ms (at least as good as stock v1 soft limits: met)",
+                     "batch job at 0.80 of its rate with no protection (>= 0.9: MISSED)"):
+            check(want in tl[0], "6.1 v1 target: '%s' in %s" % (want, tl[0]))
+    if "matplotlib missing" not in p.stderr:
+        check(os.path.exists(os.path.join(d, "app-p99-file-select.png")), "the p99 plot")
+        check("![p99 over time" in md, "the plot in the table's section")
+    js = json.load(open(os.path.join(d, "results.json")))
+    check("6.12-v2-mglru|file|select|msl" in js.get("app", {}), "app figures in results.json")
+
+
+def app_without_none(d):
+    # the module alone (no "none" run to compare with): no batch ratio, no
+    # crash, and no claim about the loss
+    write_records(d, "6.12-v2-mglru", [app_record("msl", (10, 11, 10), (100, 95, 100), 10)])
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0 (stderr: %s)" % p.stderr.strip())
+    md = open(os.path.join(d, "results.md")).read()
+    r = row(md, "6.12-v2-mglru", "memcg_softlimit at its defaults (svc soft limit 192M)")
+    check(r is not None and r[13] == "n/a", "no batch ratio without a none run: %s" % (r and r[13]))
+    tl = [line for line in md.splitlines() if line.startswith("- 6.12-v2-mglru, file select")]
+    check(tl and "no protection" not in tl[0] and "batch job at" not in tl[0], "no comparison claimed: %s" % tl)
+
+
 def sizes_and_priorities(d):
     # One configuration at two guest sizes: two rows, each named by its
     # size.  kswapd scanned 100 pages at 12, 300 at 8, 600 at 6: half of
@@ -244,7 +336,7 @@ def sizes_and_priorities(d):
 
 def main():
     cases = [iso_spread_and_rate, only_measured_parts, anon_in_targets, overhead_shares, bad_input,
-             sizes_and_priorities, stored_results]
+             sizes_and_priorities, app_figures_and_targets, app_without_none, stored_results]
     nfail = 0
     for case in cases:
         del failed_checks[:]

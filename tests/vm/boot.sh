@@ -31,6 +31,12 @@
 #                     single-threaded guest at 10 beside a multi-threaded one)
 #   MSL_GUEST_SWAP    if set, a blank 512M disk /dev/vdc for swap
 #                     (a size like 1G may be given instead of 1)
+#   MSL_GUEST_DATA    if set (a size like 4G), a blank data disk with the
+#                     serial msl-data (the app bench finds it in
+#                     /sys/block/vd*/serial), after the swap disk
+#   MSL_GUEST_DATA_THROTTLE  "BPS IOPS": QEMU's throttling of the data disk
+#                     (throttling.bps-total, throttling.iops-total; default
+#                     none)
 #   MSL_LIVE          what to echo while the guest runs: results (default:
 #                     the verdict channel), info (INFO text only, for the
 #                     demo), console (the whole console), none
@@ -119,6 +125,21 @@ if [ -n "${MSL_GUEST_SWAP:-}" ]; then
 	truncate -s "$swap_size" "$WORK/swap.img"
 	DRIVES+=(-drive "file=$WORK/swap.img,if=virtio,format=raw")
 	EXTRA_ARGS+=(msl.swap=/dev/vdc)
+fi
+if [ -n "${MSL_GUEST_DATA:-}" ]; then
+	[[ $MSL_GUEST_DATA =~ ^[0-9]+[KMGkmg]$ ]] || die "MSL_GUEST_DATA must be a size like 4G"
+	truncate -s "$MSL_GUEST_DATA" "$WORK/data.img"
+	data_opts=
+	if [ -n "${MSL_GUEST_DATA_THROTTLE:-}" ]; then
+		read -r bps iops <<<"$MSL_GUEST_DATA_THROTTLE"
+		[[ $bps =~ ^[0-9]+$ && $iops =~ ^[0-9]+$ ]] || die "MSL_GUEST_DATA_THROTTLE must be \"BPS IOPS\""
+		data_opts=",throttling.bps-total=$bps,throttling.iops-total=$iops"
+	fi
+	# -drive has no serial= any more, hence the device of its own; in the
+	# last PCI slot so that the guest finds it after the if=virtio disks
+	# (vda, the root, stays vda)
+	DRIVES+=(-drive "file=$WORK/data.img,if=none,id=msldata,format=raw$data_opts"
+		-device "virtio-blk-pci,drive=msldata,serial=msl-data,addr=0x1f")
 fi
 
 # TCG vCPUs are host threads: on a loaded host they stop for tens of

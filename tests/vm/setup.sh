@@ -61,12 +61,15 @@ HOST_PACKAGES=(
 	python3-matplotlib
 )
 
-# Installed into the guest rootfs (stress-ng only if the archive has it).
+# Installed into the guest rootfs (stress-ng only if the archive has it;
+# PostgreSQL, with pgbench, for make bench's app part: Debian 12's 15,
+# Debian 13's 17).
 ROOTFS_PACKAGES=(
 	kmod procps util-linux mount e2fsprogs initramfs-tools zstd linux-base
 	busybox bash coreutils mawk gawk grep sed findutils psmisc
 	trace-cmd bpftrace libtracefs1 libtraceevent1 libtracecmd1
 	tmux iproute2 less
+	postgresql
 )
 ROOTFS_OPTIONAL_PACKAGES=(stress-ng)
 
