@@ -459,6 +459,7 @@ void msl_state_exit(void)
 {
 	struct msl_memcg *e;
 	struct hlist_node *tmp;
+	HLIST_HEAD(unused);
 	int bkt;
 
 	cancel_delayed_work_sync(&sweep_work);
@@ -466,16 +467,21 @@ void msl_state_exit(void)
 	raw_spin_lock(&state_lock);
 	hash_for_each_safe(msl_state_table, bkt, tmp, e, node)
 		remove_locked(e);
-	hlist_for_each_entry_safe(e, tmp, &pool, node) {
-		hlist_del(&e->node);
-		free_entry(e);
-	}
+	/*
+	 * The pool is freed after the raw lock is dropped: on PREEMPT_RT
+	 * kfree() may take the page allocator's sleeping zone lock.
+	 */
+	hlist_move_list(&pool, &unused);
 	pool_count = 0;
 	pool_target = POOL_MIN;
 	atomic_set(&nr_live_cgroups, 0);
 	burst_taken = 0;
 	burst_missed = 0;
 	raw_spin_unlock(&state_lock);
+	hlist_for_each_entry_safe(e, tmp, &unused, node) {
+		hlist_del(&e->node);
+		free_entry(e);
+	}
 	/* Wait for the RCU callbacks before the module text goes. */
 	rcu_barrier();
 	WARN(atomic_long_read(&nr_allocated),
