@@ -1,6 +1,7 @@
 #!/bin/bash
 # configs: all
 # timeout: 900
+# tcg: single
 # The patch's case 2 under every rule the module has: the stock kernel,
 # the defaults, the patch's rule as written (priority_threshold=12,
 # unset=zero), and the policies walk and excess (README "Policies"), with

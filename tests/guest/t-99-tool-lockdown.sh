@@ -1,5 +1,6 @@
 #!/bin/bash
 # configs: 6.1-v1-classic 6.12-v2-mglru
+# tcg: single
 # The third absence status tells apart (the fleet issue): a module that
 # Secure Boot's lockdown refuses for its signature.  The guest has no
 # Secure Boot, but lockdown can be raised at run time, never lowered: so
