@@ -660,9 +660,36 @@ tree_list() {
 	} | LC_ALL=C sort
 }
 
+# dkms_module_checks ROOT KVER FILE: what DKMS installed in the chroot
+# ROOT for kernel KVER, FILE being the module it installed (a path in ROOT,
+# empty when none was found): dkms status says installed, and the module
+# is this version, built for KVER, signed with the chroot's MOK key
+# (/var/lib/dkms/mok.pub, which DKMS makes).  M_VER, M_MAGIC, M_SIGNER
+# for the verdict.
+dkms_module_checks() {
+	local root=$1 k=$2 f=$3 mokserial sig
+	M_VER='' M_MAGIC='' M_SIGNER=''
+	in_chroot "$root" dkms status -m memcg-softlimit -v "$VERSION" -k "$k" 2>/dev/null | grep -q ': installed' ||
+		cfail "dkms status: '$(in_chroot "$root" dkms status -m memcg-softlimit -k "$k" 2>&1 | head -n 1)'"
+	{ [ -n "$f" ] && [ -e "$root$f" ]; } || return 0
+	M_VER=$(modinfo_field "$root$f" version)
+	M_MAGIC=$(modinfo_field "$root$f" vermagic)
+	M_SIGNER=$(modinfo_field "$root$f" signer)
+	sig=$(modinfo_field "$root$f" sig_key)
+	mokserial=$(cert_serial "$root/var/lib/dkms/mok.pub" 2>/dev/null || true)
+	[ "$M_VER" = "$VERSION" ] || cfail "version '$M_VER'"
+	[ "${M_MAGIC%% *}" = "$k" ] || cfail "vermagic '$M_MAGIC' is not $k's"
+	[ -n "$M_SIGNER" ] || cfail "not signed"
+	if [ -z "$mokserial" ]; then
+		cfail "dkms made no /var/lib/dkms/mok.pub"
+	elif [ "$sig" != "$mokserial" ]; then
+		cfail "sig_key $sig is not /var/lib/dkms/mok.pub's serial $mokserial"
+	fi
+}
+
 IMG=$OUT/image
 part_image() {
-	local root=$OUT/root upper=$OUT/ovl lower k f rc out debs=() pkgs=() mokserial sig='' signer='' ver=''
+	local root=$OUT/root upper=$OUT/ovl lower k f rc out debs=() pkgs=() mokserial
 	if [ -z "${MSL_ROOTFS_DIR:-}" ] || [ ! -s "$MSL_ROOTFS_DIR/rootfs.img" ]; then
 		result FAIL deb/chroot-install "no guest rootfs (MSL_ROOTFS_DIR)"
 		return 1
@@ -712,28 +739,16 @@ part_image() {
 
 	tree_list "$root" >"$OUT/tree-installed.txt"
 	# Per kernel: built, installed, depmod'ed, signed by the chroot's MOK key.
-	mokserial=$(cert_serial "$root/var/lib/dkms/mok.pub" 2>/dev/null || true)
 	for k in "${IMG_KERNELS[@]}"; do
 		tstart
-		ver='' signer='' sig=''
-		in_chroot "$root" dkms status -m memcg-softlimit -v "$VERSION" -k "$k" 2>/dev/null | grep -q ': installed' ||
-			cfail "dkms status: '$(in_chroot "$root" dkms status -m memcg-softlimit -k "$k" 2>&1 | head -n 1)'"
 		f=$(in_chroot "$root" modinfo -k "$k" -n memcg_softlimit 2>/dev/null || true)
 		case $f in
 		/lib/modules/"$k"/updates/dkms/memcg_softlimit.ko*) ;;
 		*) cfail "modinfo -k $k -n memcg_softlimit gives '$f', not updates/dkms/ (depmod?)" ;;
 		esac
-		if [ -n "$f" ] && [ -e "$root$f" ]; then
-			ver=$(modinfo_field "$root$f" version)
-			signer=$(modinfo_field "$root$f" signer)
-			sig=$(modinfo_field "$root$f" sig_key)
-			[ "$ver" = "$VERSION" ] || cfail "version '$ver'"
-			[ -n "$signer" ] || cfail "not signed"
-			[ -z "$mokserial" ] || [ "$sig" = "$mokserial" ] || cfail "sig_key $sig is not /var/lib/dkms/mok.pub's serial $mokserial"
-			[ -n "$mokserial" ] || cfail "dkms made no /var/lib/dkms/mok.pub"
-		fi
+		dkms_module_checks "$root" "$k" "$f"
 		tend "deb/dkms/$k"
-		cverdict "deb/dkms/$k" "$f, version $ver, signer '$signer'"
+		cverdict "deb/dkms/$k" "$f, version $M_VER, vermagic ${M_MAGIC%% *}, signer '$M_SIGNER'"
 	done
 
 	# Kernels installed later with apt-get: one outside the tested kernels,
@@ -766,6 +781,7 @@ part_image() {
 		cp "$root/boot/vmlinuz-$k" "$root/boot/initrd.img-$k" "$IMG/"
 	done
 	printf '%s\n' "${IMG_KERNELS[@]}" >"$IMG/kernels"
+	mokserial=$(cert_serial "$root/var/lib/dkms/mok.pub" 2>/dev/null || true)
 	{
 		echo "version=$VERSION"
 		echo "mok_serial=$mokserial"
@@ -945,7 +961,7 @@ log "parts: $PARTS; kernels: ${KERNELS[*]} (package image: ${IMG_KERNELS[*]}); v
 # 5. Debian 13: the packages built here, installed with Debian 13's dkms
 # ===========================================================================
 part_deb13() {
-	local root=$OUT/root13 upper=$OUT/ovl13 k f rc=0 debs=() ver='' signer='' magic='' mokserial out
+	local root=$OUT/root13 upper=$OUT/ovl13 k f rc=0 debs=() out
 	read -ra K13 <<<"${MSL_KVERS_13:-}"
 	{ [ ${#K13[@]} -gt 0 ] && [ -n "${MSL_TRIXIE_CHROOT:-}" ]; } || return 0
 	ls "$DEB_DIR"/memcg-softlimit-dkms_*.deb >/dev/null 2>&1 ||
@@ -971,30 +987,17 @@ part_deb13() {
 	else
 		result FAIL deb13/install "apt-get install exited $rc: $(grep -iE 'error|fail|depends' "$OUT/deb13-install.log" | head -n 3 | tr '\n' ' ') (log ${OUT#"$REPO"/}/deb13-install.log)"
 	fi
-	mokserial=$(cert_serial "$root/var/lib/dkms/mok.pub" 2>/dev/null || true)
 	for k in "${K13[@]}"; do
 		tstart
-		ver='' signer='' magic=''
-		in_chroot "$root" dkms status -m memcg-softlimit -v "$VERSION" -k "$k" 2>/dev/null | grep -q ': installed' ||
-			cfail "dkms status: '$(in_chroot "$root" dkms status -m memcg-softlimit -k "$k" 2>&1 | head -n 1)'"
 		# The chroot has the kernels' headers, not their images (7.x's
 		# headers bring no modules.dep, and dkms 3.2 then runs no depmod):
 		# the module is looked for where DKMS installs it.
 		f=$(cd "$root" && compgen -G "lib/modules/$k/updates/dkms/memcg_softlimit.ko*" | head -n 1) || f=''
 		f=${f:+/$f}
 		[ -n "$f" ] || cfail "no /lib/modules/$k/updates/dkms/memcg_softlimit.ko*"
-		if [ -n "$f" ]; then
-			ver=$(modinfo_field "$root$f" version)
-			signer=$(modinfo_field "$root$f" signer)
-			magic=$(modinfo_field "$root$f" vermagic)
-			[ "$ver" = "$VERSION" ] || cfail "version '$ver'"
-			[ "${magic%% *}" = "$k" ] || cfail "vermagic '$magic' is not $k's"
-			[ -n "$signer" ] || cfail "not signed"
-			[ -z "$mokserial" ] || [ "$(modinfo_field "$root$f" sig_key)" = "$mokserial" ] ||
-				cfail "not signed with /var/lib/dkms/mok.pub"
-		fi
+		dkms_module_checks "$root" "$k" "$f"
 		tend "deb13/dkms/$k"
-		cverdict "deb13/dkms/$k" "$f, version $ver, vermagic ${magic%% *}, signer '$signer'"
+		cverdict "deb13/dkms/$k" "$f, version $M_VER, vermagic ${M_MAGIC%% *}, signer '$M_SIGNER'"
 	done
 	# The tool, built on Debian 12, runs against Debian 13's libraries.
 	if compgen -G "$DEB_DIR/memcg-softlimit_*.deb" >/dev/null; then
