@@ -565,10 +565,45 @@ def app_series(runs):
     return ts, [statistics.median(by[t]) for t in ts]
 
 
+APP_ROUND_SHORT = {("file", "select"): "page cache, select-only", ("file", "tpcb"): "page cache, TPC-B-like",
+                   ("anon", "select"): "shared_buffers, select-only"}
+
+
+def app_summary_md(app):
+    """One row per configuration and round: what each protection made of
+    the service's p99 and reads during the batch job, and the module's
+    ratios (README's table)."""
+    md = ["### Summary\n",
+          "Means over the runs.  \"stock\": memory.low on cgroup v2, the kernel's own soft limits on v1.\n",
+          "| config | round | p99 ms during: none / stock / module | svc reads MiB during: none / stock / module "
+          "| module: p99 during/before, TPS during/before | batch job, module vs none |",
+          "|---|---|---|---|---|---|"]
+    cfgs = sorted({k[0] for k in app}, key=cfg_key)
+    for c in cfgs:
+        for rw in APP_ROUNDS:
+            msl = app.get((c,) + rw + ("msl",))
+            if not msl:
+                continue
+            by = [app.get((c,) + rw + (mode,)) for mode in ("none", "stock", "msl")]
+            by[1] = app.get((c,) + rw + ("low",)) or app.get((c,) + rw + ("v1soft",))
+
+            def cell(v, f, d):
+                x = v["metrics"][f] if v else None
+                return ("%%.%df" % d) % x["mean"] if x else "-"
+            m = msl["metrics"]
+            md.append("| %s | %s | %s | %s | %s, %s | %s |" % (
+                c, APP_ROUND_SHORT[rw], " / ".join(cell(v, "p99_ms_during", 0) for v in by),
+                " / ".join(cell(v, "read_mib_during", 1) for v in by), cell(msl, "p99_ratio", 2),
+                cell(msl, "tps_ratio", 2), "%.2f" % m["batch_vs_none"]["mean"] if m["batch_vs_none"] else "-"))
+    md.append("")
+    return md
+
+
 def app_md(app, made):
     md = ["## Applications: PostgreSQL beside a batch job\n"]
     r0 = next(iter(app.values()))["runs"][0]
-    md.append("PostgreSQL 15 (Debian's postgresql-15) in cgroup svc, pgbench scale %s (%s MiB) at a fixed rate "
+    md.append("PostgreSQL (Debian's `postgresql`: 15 on Debian 12, 17 on 13) in cgroup svc, pgbench scale %s "
+              "(%s MiB) at a fixed rate "
               "(%s of what it reached alone, %s clients) from cgroup client; the batch job in cgroup batch (no "
               "protection, nice 10) between a quiet phase before it and one after it.  The service's files, the "
               "batch job's tree and the swap file are on the guest's %s.  Latencies are pgbench's per-transaction "
@@ -578,6 +613,7 @@ def app_md(app, made):
               "one before it, per run." % (
                   r0.get("scale"), r0.get("db_mib"), r0.get("load", "?"), r0.get("clients"), r0.get("disk")))
     md.append("")
+    md.extend(app_summary_md(app))
     for rw, title in APP_ROUNDS.items():
         keys = sorted([k for k in app if k[1:3] == rw], key=app_key)
         if not keys:
