@@ -574,10 +574,13 @@ def app_summary_md(app):
     the service's p99 and reads during the batch job, and the module's
     ratios (README's table)."""
     md = ["### Summary\n",
-          "Means over the runs.  \"stock\": memory.low on cgroup v2, the kernel's own soft limits on v1.\n",
+          "Means over the runs.  \"stock\": memory.low on cgroup v2, the kernel's own soft limits on v1.  Reads "
+          "are svc's on v2, the data disk's on v1 (swap included: in the shared_buffers round they are mostly "
+          "the batch job's swap-ins there, and svc's major faults tell what it lost).\n",
           "| config | round | p99 ms during: none / stock / module | svc reads MiB during: none / stock / module "
+          "| svc major faults during: none / stock / module "
           "| module: p99 during/before, TPS during/before | batch job, module vs none |",
-          "|---|---|---|---|---|---|"]
+          "|---|---|---|---|---|---|---|"]
     cfgs = sorted({k[0] for k in app}, key=cfg_key)
     for c in cfgs:
         for rw in APP_ROUNDS:
@@ -591,9 +594,10 @@ def app_summary_md(app):
                 x = v["metrics"][f] if v else None
                 return ("%%.%df" % d) % x["mean"] if x else "-"
             m = msl["metrics"]
-            md.append("| %s | %s | %s | %s | %s, %s | %s |" % (
+            md.append("| %s | %s | %s | %s | %s | %s, %s | %s |" % (
                 c, APP_ROUND_SHORT[rw], " / ".join(cell(v, "p99_ms_during", 0) for v in by),
-                " / ".join(cell(v, "read_mib_during", 1) for v in by), cell(msl, "p99_ratio", 2),
+                " / ".join(cell(v, "read_mib_during", 1) for v in by),
+                " / ".join(cell(v, "majflt_during", 0) for v in by), cell(msl, "p99_ratio", 2),
                 cell(msl, "tps_ratio", 2), "%.2f" % m["batch_vs_none"]["mean"] if m["batch_vs_none"] else "-"))
     md.append("")
     return md
