@@ -295,11 +295,11 @@ app_mode() {
 	esac
 }
 
-# app_sample: "svc_majflt svc_read_kib dev_read_kib batch_majflt"
+# app_sample: "svc_majflt svc_read_kib dev_read_kib batch_majflt client_majflt"
 app_sample() {
-	local a b c d
-	a=$(cg_majflt svc) b=$(io_read_kib svc) c=$(dev_read_kib) d=$(cg_majflt batch)
-	echo "${a:-0} ${b:-0} ${c:-0} ${d:-0}"
+	local a b c d e
+	a=$(cg_majflt svc) b=$(io_read_kib svc) c=$(dev_read_kib) d=$(cg_majflt batch) e=$(cg_majflt client)
+	echo "${a:-0} ${b:-0} ${c:-0} ${d:-0} ${e:-0}"
 }
 
 # app_stats T0 TB TE T1 LOGS...: from pgbench's per-transaction logs
@@ -395,6 +395,9 @@ app_run() {
 		after) read -r -a A <<<"$s1"; read -r -a B <<<"$s2" ;;
 		esac
 		kv+=("majflt_$ph=$((B[0] - A[0]))" "dev_read_kib_$ph=$((B[2] - A[2]))" "batch_majflt_$ph=$((B[3] - A[3]))")
+		# pgbench has no protection in any mode: its own faults are
+		# latency the service's protection cannot remove
+		kv+=("client_majflt_$ph=$((B[4] - A[4]))")
 		# io.stat (v2 only)
 		[ "$MSL_CGROUP_VERSION" = 2 ] && kv+=("svc_read_kib_$ph=$((B[1] - A[1]))")
 	done

@@ -36,6 +36,7 @@ while read -r r; do
 		assert_true "$what: $ph 0 < p50 $p50 <= p99 $p99 <= max $max" \
 			awk -v a="$p50" -v b="$p99" -v c="$max" 'BEGIN { exit !(a > 0 && a <= b && b <= c) }'
 		assert_ge "$(field "$r" "majflt_$ph")" 0 "$what: $ph major faults counted"
+		assert_ge "$(field "$r" "client_majflt_$ph")" 0 "$what: $ph pgbench's major faults counted"
 		assert_ge "$(field "$r" "dev_read_kib_$ph")" 0 "$what: $ph disk reads counted"
 		[ "$MSL_CGROUP_VERSION" = 2 ] && assert_ge "$(field "$r" "svc_read_kib_$ph")" 0 "$what: $ph io.stat reads"
 	done
