@@ -498,6 +498,7 @@ APP_ROUNDS = OrderedDict([
     (("file", "select"), "page cache, pgbench select-only, beside tar"),
     (("file", "tpcb"), "page cache, pgbench TPC-B-like, beside tar"),
     (("anon", "select"), "shared_buffers (swap-backed), pgbench select-only, beside stress-ng --vm"),
+    (("cpu", "select"), "the control: page cache, pgbench select-only, beside stress-ng --cpu 2 (CPU only)"),
 ])
 
 
@@ -566,7 +567,7 @@ def app_series(runs):
 
 
 APP_ROUND_SHORT = {("file", "select"): "page cache, select-only", ("file", "tpcb"): "page cache, TPC-B-like",
-                   ("anon", "select"): "shared_buffers, select-only"}
+                   ("anon", "select"): "shared_buffers, select-only", ("cpu", "select"): "CPU only (control)"}
 
 
 def app_summary_md(app):

@@ -19,7 +19,11 @@
 #   round anon: stress-ng --vm (A_VM_PCT of MemTotal, --vm-keep) with a
 #               swap file on the data disk; pgbench select-only with the
 #               database in PostgreSQL's shared_buffers (shmem: swap-backed
-#               like anonymous memory), the page cache dropped.
+#               like anonymous memory), the page cache dropped;
+#   round cpu:  the control, not in the default set: stress-ng --cpu 2
+#               for A_VM_SECS s, no memory to speak of, the database in
+#               the page cache as in round file: what the batch job's CPU
+#               alone costs the service's latency in this guest.
 # Everything of the service lives on the data disk (serial msl-data),
 # which the host throttles to a cloud volume's speed
 # (MSL_BENCH_APP_THROTTLE): a miss costs what it costs there.  Without
@@ -187,11 +191,11 @@ pgbench_args() {
 }
 
 # app_warm ROUND: the database in memory, charged to svc: its files' page
-# cache (file), or its tables in shared_buffers and the page cache dropped
-# (anon)
+# cache (file, cpu), or its tables in shared_buffers and the page cache
+# dropped (anon)
 app_warm() {
 	local rel
-	if [ "$1" = file ]; then
+	if [ "$1" != anon ]; then
 		cg_run svc find "$A_PGDATA/base" -type f -exec cat {} + >/dev/null
 	else
 		# pg_prewarm runs in the backend, a child of the postmaster in svc
@@ -261,6 +265,14 @@ app_neighbour() {
 			fail "the batch job (tar) failed"
 		t1=$(now_ns)
 		echo "MiB $A_TREE_MIB $((t1 - t0))" >"$out"
+	elif [ "$round" = cpu ]; then
+		y=$A_LOGS/stress.yaml
+		rm -f "$y"
+		cg_run batch nice -n 10 stress-ng --cpu 2 --timeout "${A_VM_SECS}s" --metrics-brief --yaml "$y" \
+			>"$A_LOGS/stress.out" 2>&1 ||
+			fail "the batch job (stress-ng --cpu) failed: $(tail -n 3 "$A_LOGS/stress.out" | tr '\n' ' ')"
+		t1=$(now_ns)
+		echo "bogo-ops $(awk '$1 == "bogo-ops:" {print $2; exit}' "$y") $((t1 - t0))" >"$out"
 	else
 		y=$A_LOGS/stress.yaml
 		rm -f "$y"
@@ -342,6 +354,15 @@ app_stats() {
 # proc_gone PID: exited (or a zombie not yet reaped)
 proc_gone() { [ ! -e "/proc/$1" ] || grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
 
+# app_batch_name ROUND: the batch job, as the records name it
+app_batch_name() {
+	case $1 in
+	file) echo "tar of ${A_TREE_MIB} MiB" ;;
+	cpu) echo "stress-ng --cpu 2" ;;
+	*) echo "stress-ng --vm ${A_VM_MIB}M" ;;
+	esac
+}
+
 # app_run ROUND WORKLOAD MODE REP RATE: one run; one "app" record
 app_run() {
 	local round=$1 wl=$2 mode=$3 rep=$4 rate=$5 sb pb t0 tb te t1 s0 sb_ s1 s2 unit amount ns
@@ -407,7 +428,7 @@ app_run() {
 		scale="$A_SCALE" db_mib="$A_DB_MIB" shared_buffers_mib="$sb" prot_mib="$A_PROT" \
 		disk="$A_DISK" throttle="${A_THROTTLE:-none}" \
 		s_before="$a" s_during="$b" s_after="$c" "${kv[@]}" \
-		batch="$([ "$round" = file ] && echo "tar of ${A_TREE_MIB} MiB" || echo "stress-ng --vm ${A_VM_MIB}M")" \
+		batch="$(app_batch_name "$round")" \
 		batch_unit="$unit" batch_amount="${amount:-0}" batch_ns="$ns" \
 		svc_kib_start="$usage0" svc_kib_end="$usage1" msl_skips="$skips" msl_reclaims="$reclaims" \
 		load="$A_LOAD" bucket_s="$A_BUCKET" app_set="${MSL_BENCH_APP_SET:-}" ts_t="$(join_csv "${ts_t[@]}")" ts_n="$(join_csv "${ts_n[@]}")" \

@@ -7,4 +7,10 @@
 . "$MSL_PAYLOAD/guest/bench-lib.sh"
 # shellcheck disable=SC1091
 . "$MSL_PAYLOAD/guest/bench-app-lib.sh"
-bench_app
+# MSL_BENCH_APP_RUNS (bench/run): the runs, e.g. "cpu:select:none,msl"
+read -r -a runs <<<"${MSL_BENCH_APP_RUNS:-}"
+for spec in ${runs[@]+"${runs[@]}"}; do
+	[[ $spec =~ ^(file|anon|cpu):(select|tpcb)(:(none|v1soft|low|msl)(,(none|v1soft|low|msl))*)?$ ]] ||
+		fail "MSL_BENCH_APP_RUNS: '$spec' is not ROUND:WORKLOAD[:MODE,...] (rounds file anon cpu, workloads select tpcb, modes none v1soft low msl)"
+done
+bench_app ${runs[@]+"${runs[@]}"}

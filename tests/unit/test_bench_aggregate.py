@@ -315,6 +315,22 @@ def app_without_none(d):
     check(tl and "no protection" not in tl[0] and "batch job at" not in tl[0], "no comparison claimed: %s" % tl)
 
 
+def app_cpu_control(d):
+    # the control round (a CPU-only batch job, none and the module): its
+    # own section and summary row, no stock column
+    write_records(d, "6.12-v2-mglru", [
+        app_record("none", (10, 30, 10), (100, 100, 100), 10, rnd="cpu"),
+        app_record("msl", (10, 32, 10), (100, 100, 100), 10, rnd="cpu"),
+    ])
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0 (stderr: %s)" % p.stderr.strip())
+    md = open(os.path.join(d, "results.md")).read()
+    check("### the control: page cache, pgbench select-only, beside stress-ng --cpu 2 (CPU only)" in md,
+          "the control's section")
+    check("| 6.12-v2-mglru | CPU only (control) | 30 / - / 32 | 2.0 / - / 2.0 | 50 / - / 50 | 3.20, 1.00 | 1.00 |" in md,
+          "the control's summary row")
+
+
 def sizes_and_priorities(d):
     # One configuration at two guest sizes: two rows, each named by its
     # size.  kswapd scanned 100 pages at 12, 300 at 8, 600 at 6: half of
@@ -342,7 +358,7 @@ def sizes_and_priorities(d):
 
 def main():
     cases = [iso_spread_and_rate, only_measured_parts, anon_in_targets, overhead_shares, bad_input,
-             sizes_and_priorities, app_figures_and_targets, app_without_none, stored_results]
+             sizes_and_priorities, app_figures_and_targets, app_without_none, app_cpu_control, stored_results]
     nfail = 0
     for case in cases:
         del failed_checks[:]
