@@ -307,11 +307,23 @@ app_mode() {
 	esac
 }
 
-# app_sample: "svc_majflt svc_read_kib dev_read_kib batch_majflt client_majflt"
+# memory_stall_us CGROUP: the time (us) some of its tasks were stalled on
+# memory (PSI "some": direct reclaim, refaults, swap-in; cgroup v2), 0
+# where the kernel has no such file
+memory_stall_us() {
+	local f
+	f="$(cg_path "$1")/memory.pressure"
+	[ -r "$f" ] || { echo 0; return; }
+	sed -nE 's/^some .*total=([0-9]+).*/\1/p' "$f"
+}
+
+# app_sample: "svc_majflt svc_read_kib dev_read_kib batch_majflt
+# client_majflt svc_stall_us"
 app_sample() {
-	local a b c d e
+	local a b c d e f
 	a=$(cg_majflt svc) b=$(io_read_kib svc) c=$(dev_read_kib) d=$(cg_majflt batch) e=$(cg_majflt client)
-	echo "${a:-0} ${b:-0} ${c:-0} ${d:-0} ${e:-0}"
+	f=$(memory_stall_us svc)
+	echo "${a:-0} ${b:-0} ${c:-0} ${d:-0} ${e:-0} ${f:-0}"
 }
 
 # app_stats T0 TB TE T1 LOGS...: from pgbench's per-transaction logs
@@ -419,6 +431,9 @@ app_run() {
 		# pgbench has no protection in any mode: its own faults are
 		# latency the service's protection cannot remove
 		kv+=("client_majflt_$ph=$((B[4] - A[4]))")
+		# the service's own time stalled on memory: a stall with nothing
+		# of it reclaimed is its allocations reclaiming the batch job's
+		[ "$MSL_CGROUP_VERSION" = 2 ] && kv+=("svc_mem_stall_ms_$ph=$(((B[5] - A[5]) / 1000))")
 		# io.stat (v2 only)
 		[ "$MSL_CGROUP_VERSION" = 2 ] && kv+=("svc_read_kib_$ph=$((B[1] - A[1]))")
 	done

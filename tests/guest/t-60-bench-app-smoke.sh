@@ -39,6 +39,7 @@ while read -r r; do
 		assert_ge "$(field "$r" "client_majflt_$ph")" 0 "$what: $ph pgbench's major faults counted"
 		assert_ge "$(field "$r" "dev_read_kib_$ph")" 0 "$what: $ph disk reads counted"
 		[ "$MSL_CGROUP_VERSION" = 2 ] && assert_ge "$(field "$r" "svc_read_kib_$ph")" 0 "$what: $ph io.stat reads"
+		[ "$MSL_CGROUP_VERSION" = 2 ] && assert_ge "$(field "$r" "svc_mem_stall_ms_$ph")" 0 "$what: $ph memory stall (PSI)"
 	done
 	# a fixed rate: before the batch job (pgbench has nothing to catch up
 	# on yet) what was done is at most what was offered, and not far below
