@@ -257,7 +257,7 @@ app_swap() {
 # app_neighbour ROUND OUT: run the batch job in cgroup batch at nice 10;
 # writes "<unit> <amount> <ns>" to OUT
 app_neighbour() {
-	local round=$1 out=$2 t0 t1 y
+	local round=$1 out=$2 t0 t1
 	t0=$(now_ns)
 	if [ "$round" = file ]; then
 		# shellcheck disable=SC2016 # $1 of the inner sh
@@ -266,22 +266,23 @@ app_neighbour() {
 		t1=$(now_ns)
 		echo "MiB $A_TREE_MIB $((t1 - t0))" >"$out"
 	elif [ "$round" = cpu ]; then
-		y=$A_LOGS/stress.yaml
-		rm -f "$y"
-		cg_run batch nice -n 10 stress-ng --cpu 2 --timeout "${A_VM_SECS}s" --metrics-brief --yaml "$y" \
-			>"$A_LOGS/stress.out" 2>&1 ||
-			fail "the batch job (stress-ng --cpu) failed: $(tail -n 3 "$A_LOGS/stress.out" | tr '\n' ' ')"
-		t1=$(now_ns)
-		echo "bogo-ops $(awk '$1 == "bogo-ops:" {print $2; exit}' "$y") $((t1 - t0))" >"$out"
+		app_stress_ng "$out" "$t0" --cpu 2
 	else
-		y=$A_LOGS/stress.yaml
-		rm -f "$y"
-		cg_run batch nice -n 10 stress-ng --vm 1 --vm-bytes "${A_VM_MIB}M" --vm-keep --vm-method write64 \
-			--timeout "${A_VM_SECS}s" --metrics-brief --yaml "$y" >"$A_LOGS/stress.out" 2>&1 ||
-			fail "the batch job (stress-ng) failed: $(tail -n 3 "$A_LOGS/stress.out" | tr '\n' ' ')"
-		t1=$(now_ns)
-		echo "bogo-ops $(awk '$1 == "bogo-ops:" {print $2; exit}' "$y") $((t1 - t0))" >"$out"
+		app_stress_ng "$out" "$t0" --vm 1 --vm-bytes "${A_VM_MIB}M" --vm-keep --vm-method write64
 	fi
+}
+
+# app_stress_ng OUT T0 STRESSOR-ARGS...: the batch job as stress-ng for
+# A_VM_SECS s; "bogo-ops N NS" (NS since T0) into OUT
+app_stress_ng() {
+	local out=$1 t0=$2 y=$A_LOGS/stress.yaml t1
+	shift 2
+	rm -f "$y"
+	cg_run batch nice -n 10 stress-ng "$@" --timeout "${A_VM_SECS}s" --metrics-brief --yaml "$y" \
+		>"$A_LOGS/stress.out" 2>&1 ||
+		fail "the batch job (stress-ng $1) failed: $(tail -n 3 "$A_LOGS/stress.out" | tr '\n' ' ')"
+	t1=$(now_ns)
+	echo "bogo-ops $(awk '$1 == "bogo-ops:" {print $2; exit}' "$y") $((t1 - t0))" >"$out"
 }
 
 # ---------------------------------------------------------------------------
@@ -431,8 +432,8 @@ app_run() {
 		# pgbench has no protection in any mode: its own faults are
 		# latency the service's protection cannot remove
 		kv+=("client_majflt_$ph=$((B[4] - A[4]))")
-		# the service's own time stalled on memory: a stall with nothing
-		# of it reclaimed is its allocations reclaiming the batch job's
+		# the service's own time stalled on memory (PSI "some": its
+		# tasks reclaiming, refaulting, swapping in)
 		[ "$MSL_CGROUP_VERSION" = 2 ] && kv+=("svc_mem_stall_ms_$ph=$(((B[5] - A[5]) / 1000))")
 		# io.stat (v2 only)
 		[ "$MSL_CGROUP_VERSION" = 2 ] && kv+=("svc_read_kib_$ph=$((B[1] - A[1]))")
