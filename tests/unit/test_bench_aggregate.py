@@ -329,6 +329,9 @@ def app_cpu_control(d):
           "the control's section")
     check("| 6.12-v2-mglru | CPU only (control) | 30 / - / 32 | 2.0 / - / 2.0 | 50 / - / 50 | 3.20, 1.00 | 1.00 |" in md,
           "the control's summary row")
+    # a control, not a round the targets cover: no verdict
+    check(not [line for line in md.splitlines() if line.startswith("- 6.12-v2-mglru, cpu select")],
+          "no target verdict for the control round")
 
 
 def sizes_and_priorities(d):
