@@ -157,13 +157,16 @@ msl_load() {
 	echo "loaded $MSL_MODULE $*"
 }
 
-# msl_unload: rmmod the module; fails the test if that fails.
+# msl_unload: rmmod the module; fails the test if that fails, saying how
+# (rmmod's status: 128 + N when signal N killed it, as an oops in the
+# module's exit would) and with the kernel's last words.
 msl_unload() {
-	local out
+	local out rc=0
 	msl_loaded || { echo "msl_unload: $MSL_MODULE not loaded"; return 0; }
-	if ! out=$(rmmod "$MSL_MODULE" 2>&1); then
+	out=$(rmmod "$MSL_MODULE" 2>&1) || rc=$?
+	if [ "$rc" != 0 ]; then
 		dmesg | tail -n 25 >&2
-		fail "rmmod $MSL_MODULE failed: $out"
+		fail "rmmod $MSL_MODULE failed (status $rc${out:+: $out}); module $(cat "/sys/module/$MSL_MODULE/initstate" 2>/dev/null || echo gone), refcnt $(cat "/sys/module/$MSL_MODULE/refcnt" 2>/dev/null || echo -); dmesg: $(dmesg | tail -n 4 | tr '\n' ' ')"
 	fi
 	echo "unloaded $MSL_MODULE"
 }
