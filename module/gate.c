@@ -19,6 +19,7 @@
 #include <linux/workqueue.h>
 
 #include "compat.h"
+#include "dry_spell.h"
 #include "eligible.h"
 #include "excess.h"
 #include "gate.h"
@@ -31,6 +32,8 @@
 
 /* One per node, written by that node's kswapd only (pass.h). */
 static struct msl_kswapd_round *kswapd_rounds;
+/* One per node, written by any of its reclaimers (dry_spell.h). */
+static struct msl_dry_spell *dry_spells;
 
 enum msl_kind msl_reclaim_kind(const void *sc)
 {
@@ -221,6 +224,21 @@ static void note_skip(void *sc, struct mem_cgroup *memcg, int nid,
 	}
 }
 
+/*
+ * The progress gate's retry opens a dry spell on the node; a step in one
+ * reclaims as the retry does.
+ */
+static bool dry_spell_step(int nid, bool retry)
+{
+	struct msl_dry_spell *spell = &dry_spells[nid];
+
+	if (retry) {
+		msl_dry_spell_note_retry(spell, jiffies, HZ);
+		return true;
+	}
+	return msl_dry_spell_open(spell, jiffies);
+}
+
 /* Liveness: gated steps seen, per CPU, against global reclaim's scanning. */
 static DEFINE_PER_CPU(unsigned long, steps_seen);
 
@@ -261,6 +279,9 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 		step.effective_priority = priority;
 		step.retry = msl_sc_memcg_low_reclaim(sc);
 	}
+	if (msl_gate_of(&params) == MSL_GATE_PROGRESS &&
+	    (step.kind == MSL_KIND_KSWAPD || step.kind == MSL_KIND_DIRECT))
+		step.retry = dry_spell_step(nid, step.retry);
 	step.excess_note = ops->weighs_excess ? msl_excess_note : NULL;
 	step.excess_arg = &xctx;
 
@@ -361,10 +382,20 @@ static void liveness_check(struct work_struct *work)
 
 int msl_gate_init(void)
 {
+	int nid;
+
 	kswapd_rounds = kcalloc(nr_node_ids, sizeof(*kswapd_rounds),
 				GFP_KERNEL);
-	if (!kswapd_rounds)
+	dry_spells = kcalloc(nr_node_ids, sizeof(*dry_spells), GFP_KERNEL);
+	if (!kswapd_rounds || !dry_spells) {
+		kfree(kswapd_rounds);
+		kfree(dry_spells);
+		kswapd_rounds = NULL;
+		dry_spells = NULL;
 		return -ENOMEM;
+	}
+	for (nid = 0; nid < nr_node_ids; nid++)
+		msl_dry_spell_init(&dry_spells[nid], jiffies, HZ);
 	last_steps = total_steps();
 	last_scanned = global_scanned();
 	schedule_delayed_work(&liveness_work, LIVENESS_PERIOD);
@@ -378,4 +409,6 @@ void msl_gate_exit(void)
 	msl_eligible_exit();
 	kfree(kswapd_rounds);
 	kswapd_rounds = NULL;
+	kfree(dry_spells);
+	dry_spells = NULL;
 }

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A node's dry spell after the progress gate's retry (dry_spell.h). */
+#include "dry_spell.h"
+
+/* jiffies comparisons that survive the counter's wrap, as time_before() */
+static bool before(unsigned long a, unsigned long b)
+{
+	return (long)(a - b) < 0;
+}
+
+static unsigned long spell_length(unsigned int shift, unsigned long hz)
+{
+	unsigned long min = hz / MSL_DRY_SPELL_MIN_DIV;
+
+	return (min ? min : 1) << shift;
+}
+
+void msl_dry_spell_init(struct msl_dry_spell *spell, unsigned long now,
+			unsigned long hz)
+{
+	/* Ended longer ago than any spell lasts: the first retry starts short. */
+	spell->shift = 0;
+	spell->until = now - 2 * spell_length(MSL_DRY_SPELL_MAX_SHIFT, hz);
+}
+
+bool msl_dry_spell_open(const struct msl_dry_spell *spell, unsigned long now)
+{
+	return before(now, READ_ONCE(spell->until));
+}
+
+void msl_dry_spell_note_retry(struct msl_dry_spell *spell, unsigned long now,
+			      unsigned long hz)
+{
+	unsigned long until = READ_ONCE(spell->until);
+	unsigned int shift = READ_ONCE(spell->shift);
+
+	if (before(now, until))
+		return;
+	/* Dry again within one more spell's length of the last one's end? */
+	if (before(now, until + spell_length(shift, hz)))
+		shift = shift < MSL_DRY_SPELL_MAX_SHIFT ? shift + 1 : shift;
+	else
+		shift = 0;
+	WRITE_ONCE(spell->shift, shift);
+	WRITE_ONCE(spell->until, now + spell_length(shift, hz));
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of module/dry_spell.c: a node's spell after a retry. */
+#include "dry_spell.h"
+#include "unit.h"
+
+#define HZ_TEST 250UL
+#define MIN (HZ_TEST / MSL_DRY_SPELL_MIN_DIV)
+
+/* Shut before any retry, open for the shortest spell after the first. */
+static void first_retry(void)
+{
+	struct msl_dry_spell s;
+	unsigned long t = 1000;
+
+	msl_dry_spell_init(&s, t, HZ_TEST);
+	CHECK(!msl_dry_spell_open(&s, t));
+	msl_dry_spell_note_retry(&s, t, HZ_TEST);
+	CHECK(msl_dry_spell_open(&s, t));
+	CHECK(msl_dry_spell_open(&s, t + MIN - 1));
+	CHECK(!msl_dry_spell_open(&s, t + MIN));
+}
+
+/* A retry inside an open spell changes nothing. */
+static void retry_while_open(void)
+{
+	struct msl_dry_spell s;
+	unsigned long t = 1000;
+
+	msl_dry_spell_init(&s, t, HZ_TEST);
+	msl_dry_spell_note_retry(&s, t, HZ_TEST);
+	msl_dry_spell_note_retry(&s, t + 1, HZ_TEST);
+	CHECK(s.shift == 0);
+	CHECK(!msl_dry_spell_open(&s, t + MIN));
+}
+
+/* Dry right after each spell: each lasts twice the last, up to the cap. */
+static void doubling_to_cap(void)
+{
+	struct msl_dry_spell s;
+	unsigned long t = 5000, len = MIN;
+	unsigned int i;
+
+	msl_dry_spell_init(&s, t, HZ_TEST);
+	msl_dry_spell_note_retry(&s, t, HZ_TEST);
+	for (i = 1; i <= MSL_DRY_SPELL_MAX_SHIFT + 2; i++) {
+		t += len;	/* the spell just ended */
+		msl_dry_spell_note_retry(&s, t, HZ_TEST);
+		if (i <= MSL_DRY_SPELL_MAX_SHIFT)
+			len *= 2;
+		CHECK(msl_dry_spell_open(&s, t + len - 1));
+		CHECK(!msl_dry_spell_open(&s, t + len));
+	}
+	CHECK(s.shift == MSL_DRY_SPELL_MAX_SHIFT);
+}
+
+/* A retry after a quiet longer than a spell starts over at the shortest. */
+static void quiet_resets(void)
+{
+	struct msl_dry_spell s;
+	unsigned long t = 1000;
+
+	msl_dry_spell_init(&s, t, HZ_TEST);
+	msl_dry_spell_note_retry(&s, t, HZ_TEST);
+	msl_dry_spell_note_retry(&s, t + MIN, HZ_TEST);
+	CHECK(s.shift == 1);
+	t += MIN + 2 * MIN;	/* the second spell ended at t */
+	msl_dry_spell_note_retry(&s, t + 2 * MIN, HZ_TEST);
+	CHECK(s.shift == 0);
+	CHECK(!msl_dry_spell_open(&s, t + 3 * MIN));
+}
+
+/* jiffies start near the wrap (INITIAL_JIFFIES) and wrap: same answers. */
+static void across_wrap(void)
+{
+	struct msl_dry_spell s;
+	unsigned long t = (unsigned long)-(MIN / 2);
+
+	msl_dry_spell_init(&s, t, HZ_TEST);
+	CHECK(!msl_dry_spell_open(&s, t));
+	CHECK(!msl_dry_spell_open(&s, 0));
+	msl_dry_spell_note_retry(&s, t, HZ_TEST);
+	CHECK(msl_dry_spell_open(&s, 0));
+	CHECK(!msl_dry_spell_open(&s, t + MIN));
+}
+
+int main(void)
+{
+	RUN("dry_spell", first_retry);
+	RUN("dry_spell", retry_while_open);
+	RUN("dry_spell", doubling_to_cap);
+	RUN("dry_spell", quiet_resets);
+	RUN("dry_spell", across_wrap);
+	return 0;
+}
