@@ -151,7 +151,7 @@ const char *msl_explain_rule(const struct msl_params *params,
 			 name_of(chain, i));
 		break;
 	case MSL_REASON_RETRY:
-		snprintf(buf, len, "the reclaimer's round over the eligible cgroups reclaimed nothing: it tries again with every cgroup (progress gate)");
+		snprintf(buf, len, "a round over the eligible cgroups reclaimed nothing: the reclaimer tries again with every cgroup, as every round on its node does for a short while after (progress gate)");
 		break;
 	case MSL_REASON_NOTHING_ELIGIBLE:
 		snprintf(buf, len, "the last first pass on this node found nothing but the root eligible (V8 2/2)");
