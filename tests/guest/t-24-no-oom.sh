@@ -7,7 +7,7 @@
 # eligible but gives nothing (a cgroup over its limit whose memory is all
 # anonymous, with no swap), the progress gate's retry does, and the dry
 # spell after it (module/dry_spell.h: before it, this allocation took 3 to
-# 146 s on 6.1 against stock's 1 s; MGLRU's 20 s are docs/design.md's);
+# 146 s on 6.1 against stock's 1 s; MGLRU's figures: docs/design.md);
 # under the priority gate the lower priorities do.
 . "$MSL_PAYLOAD/guest/cases.sh"
 shm=/run/msl-shm
