@@ -1,6 +1,7 @@
 #!/bin/bash
 # configs: all
 # timeout: 600
+# tcg: single
 # (Userspace reading the same events everywhere: one cgroup v1 + classic LRU
 # and one cgroup v2 + MGLRU configuration cover it; t-50, t-51, t-52 and t-54
 # run on the whole matrix.)
