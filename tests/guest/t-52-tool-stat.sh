@@ -1,7 +1,6 @@
 #!/bin/bash
 # configs: all
 # timeout: 600
-# tcg: single
 # On one configuration per kernel and per cgroup version (6.1 v1, 6.12 v2):
 # what it reads (tracefs, the module's events and counters) does not depend
 # on the LRU; the policy itself is tested on all four (t-2x, t-30).
