@@ -60,11 +60,14 @@ for cg in kubepods.slice kubepods.slice/pod1 kubepods.slice/pod1/c1 \
 done
 
 # The first decision about each new cgroup that could take anything from
-# it already had its limit.  The kernel brings a memcg online, where
-# reclaim's walk can reach it, before it fires cgroup_mkdir, where the
-# rule is applied: a decision in between finds it empty (usage=0), and
-# so it was once in CI, with the stream reclaiming; from the first page
-# charged to it on, its limit must be in place.
+# it already had its limit.  cgroup_mkdir() brings the memcg online
+# (cgroup_apply_control_enable()), where reclaim's walk can reach it,
+# before it fires the cgroup_mkdir tracepoint, where the module applies
+# the rule, and makes the directory visible (kernfs_activate()) only
+# after: a decision in between finds the memcg empty, with no task able
+# to join it yet (seen once in a full run here, with the stream
+# reclaiming).  From the first page charged to it on, its limit must be
+# in place.
 for cg in system.slice/a.service kubepods.slice/pod1/c1; do
 	id=$(cg_id "$cg")
 	first=$(grep "decision: cgroup_id=$id " "$MSL_SCRATCH/trace" | grep -m1 -v ' usage=0 ' || true)
