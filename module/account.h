@@ -1,19 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The pages each gated call scanned and reclaimed, with a kretprobe. */
+/* The pages each gated call scanned and reclaimed, counted per memcg. */
 #ifndef MSL_ACCOUNT_H
 #define MSL_ACCOUNT_H
 
-#include <linux/kprobes.h>
+#include <linux/types.h>
 #include <memcg_softlimit/policy.h>
-#include "gate.h"
 
-/* Fills @rp (handlers, instance size, how many) for a step hooked at @site. */
-void msl_account_prepare(struct kretprobe *rp, enum msl_site site);
+struct lruvec;
+
 /*
- * For the skip probe, which runs right after the kretprobe at the same
- * address: the verdict the kretprobe's entry handler took for this very
- * call, if it ran (it does not when it had no instance left).
+ * One gated call that runs: what its scan_control said when it began.
+ * Kept in the kretprobe's instance between the call's entry and return.
  */
-bool msl_account_take_verdict(struct pt_regs *regs, enum msl_verdict *verdict);
+struct msl_gated_call {
+	u64 cgroup_id;
+	const void *sc;
+	unsigned long nr_scanned;
+	unsigned long nr_reclaimed;
+	int nid;
+	int priority;
+	unsigned int kind;
+};
+
+/* A call of @lruvec's memcg begins, for reclaim of @kind. */
+void msl_account_begin(struct msl_gated_call *call, struct lruvec *lruvec,
+		       const void *sc, enum msl_kind kind);
+/* It returned: its pages added to the memcg's counters and traced. */
+void msl_account_end(const struct msl_gated_call *call);
 
 #endif /* MSL_ACCOUNT_H */

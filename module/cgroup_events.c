@@ -11,6 +11,7 @@
 
 #include "cgroup_events.h"
 #include "memcg_state.h"
+#include "msl_trace.h"
 #include "rules.h"
 
 static struct tracepoint *mkdir_tp, *rmdir_tp;
@@ -35,6 +36,8 @@ static void probe_cgroup_mkdir(void *data, struct cgroup *cgrp,
 		return;
 	msl_state_cgroup_added();
 	msl_rules_cgroup_created(cgrp, path);
+	/* A recording names each cgroup made while it runs (seq 0). */
+	trace_cgroup_path(0, cgroup_id(cgrp), path);
 }
 
 struct cgroup_tracepoints {

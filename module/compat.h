@@ -9,6 +9,7 @@
 
 #include <linux/memcontrol.h>
 #include <linux/vmstat.h>
+#include <linux/workqueue.h>
 
 /*
  * memcg->soft_limit and its rb-tree reclaim moved under CONFIG_MEMCG_V1
@@ -71,6 +72,15 @@ static inline unsigned long msl_global_pgscan(unsigned long *events)
 #endif
 	return n;
 }
+#endif
+
+/* The system workqueues' new names, the old ones' where they are missing. */
+#ifdef MSL_HAVE_SYSTEM_DFL_WQ
+#define msl_unbound_wq	system_dfl_wq
+#define msl_percpu_wq	system_percpu_wq
+#else
+#define msl_unbound_wq	system_unbound_wq
+#define msl_percpu_wq	system_wq
 #endif
 
 #endif /* MSL_COMPAT_H */

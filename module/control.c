@@ -13,7 +13,7 @@
 
 #include <memcg_softlimit/control.h>
 #include "control.h"
-#include "gate.h"
+#include "liveness.h"
 #include "softlimits.h"
 #include "memcg_state.h"
 #include "params.h"
@@ -111,6 +111,7 @@ static int status_show(struct seq_file *m, void *v)
 	seq_puts(m, "hooks: ");
 	msl_probes_show(m);
 	seq_printf(m, "rules: %u\n", msl_rules_count());
+	msl_rules_show_counts(m);
 	return 0;
 }
 

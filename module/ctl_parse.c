@@ -7,14 +7,30 @@
 #include <linux/errno.h>
 #include <linux/limits.h>
 #include <linux/string.h>
+#include <asm/page.h>
+#define msl_page_bytes()	((u64)PAGE_SIZE)
 #else
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
+#define msl_page_bytes()	((u64)sysconf(_SC_PAGESIZE))
 #endif
 #include <memcg_softlimit/control.h>
 
 #define MSL_U64_MAX	(~(u64)0)
+
+/* K, M, G, T and Ki, Mi, Gi, Ti: powers of 1024 (as memory.max takes). */
+static unsigned int unit_shift(const char *p, const char **end)
+{
+	static const char units[] = "kmgt";
+	const char *u = *p ? strchr(units, *p | 0x20) : NULL;
+
+	if (!u)
+		return 0;
+	*end = p + 1 + (p[1] == 'i');
+	return 10 * (unsigned int)(u - units + 1);
+}
 
 int msl_parse_size(const char *s, u64 *bytes, bool *is_max)
 {
@@ -22,7 +38,8 @@ int msl_parse_size(const char *s, u64 *bytes, bool *is_max)
 	u64 value = 0;
 	const char *p = s;
 
-	if (!strcmp(s, "max")) {
+	/* infinity: systemd's word for max (MemoryLow=infinity) */
+	if (!strcmp(s, "max") || !strcmp(s, "infinity")) {
 		*is_max = true;
 		*bytes = MSL_U64_MAX;
 		return 0;
@@ -36,31 +53,32 @@ int msl_parse_size(const char *s, u64 *bytes, bool *is_max)
 			return -ERANGE;
 		value = value * 10 + digit;
 	}
-	switch (*p) {
-	case '\0':
-		break;
-	case 'k': case 'K':
-		shift = 10;
-		break;
-	case 'm': case 'M':
-		shift = 20;
-		break;
-	case 'g': case 'G':
-		shift = 30;
-		break;
-	case 't': case 'T':
-		shift = 40;
-		break;
-	default:
-		return -EINVAL;
+	if (*p) {
+		shift = unit_shift(p, &p);
+		if (!shift || *p)
+			return -EINVAL;
 	}
-	if (shift && *++p != '\0')
-		return -EINVAL;
 	if (value > (MSL_U64_MAX >> shift))
 		return -ERANGE;
+	/*
+	 * Limits are kept in pages: 1..PAGE_SIZE-1 bytes would be 0 pages,
+	 * "always over", the opposite of what a small limit means.  0 says
+	 * so itself.
+	 */
+	if (value && (value << shift) < msl_page_bytes())
+		return -EDOM;
 	*is_max = false;
 	*bytes = value << shift;
 	return 0;
+}
+
+const char *msl_size_why(int err)
+{
+	if (err == -ERANGE)
+		return "size out of range";
+	if (err == -EDOM)
+		return "size below one page: it would be 0 pages, always over (write 0 if that is meant)";
+	return "size must be bytes with an optional K, M, G, T or Ki, Mi, Gi, Ti, or max (infinity)";
 }
 
 static bool valid_path(const char *path, const char **why)
@@ -119,8 +137,7 @@ int msl_ctl_parse(char *buf, size_t len, struct msl_ctl_cmd *cmd,
 		*size++ = '\0';
 		ret = msl_parse_size(size, &cmd->bytes, &cmd->is_max);
 		if (ret) {
-			*why = ret == -ERANGE ? "size out of range" :
-				"size must be bytes with optional K/M/G/T, or max";
+			*why = msl_size_why(ret);
 			return -EINVAL;
 		}
 	} else if (!strncmp(buf, "unset ", 6)) {
@@ -280,8 +297,8 @@ int msl_rule_parse(char *line, struct msl_rule *rule, const char **why)
 	}
 	ret = msl_parse_size(word, &rule->bytes, &is_max);
 	if (ret) {
-		*why = ret == -ERANGE ? "size out of range" :
-			"size must be bytes with optional K/M/G/T, max or unset";
+		*why = ret == -EINVAL ? "size must be bytes with an optional K, M, G, T or Ki, Mi, Gi, Ti, max (infinity) or unset" :
+			msl_size_why(ret);
 		return -EINVAL;
 	}
 	rule->action = is_max ? MSL_RULE_MAX : MSL_RULE_LIMIT;

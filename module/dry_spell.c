@@ -28,14 +28,17 @@ bool msl_dry_spell_open(const struct msl_dry_spell *spell, unsigned long now)
 	return before(now, READ_ONCE(spell->until));
 }
 
-void msl_dry_spell_note_retry(struct msl_dry_spell *spell, unsigned long now,
-			      unsigned long hz)
+unsigned long msl_dry_spell_begin(struct msl_dry_spell *spell,
+				  unsigned long now, unsigned long hz)
 {
 	unsigned long until = READ_ONCE(spell->until);
 	unsigned int shift = READ_ONCE(spell->shift);
 
-	if (before(now, until))
-		return;
+	if (before(now, until)) {
+		/* Another reclaimer's spell: this retry is the same dry moment. */
+		msl_dry_spell_hold(spell, now, hz);
+		return 0;
+	}
 	/* Dry again within one more spell's length of the last one's end? */
 	if (before(now, until + spell_length(shift, hz)))
 		shift = shift < MSL_DRY_SPELL_MAX_SHIFT ? shift + 1 : shift;
@@ -43,4 +46,14 @@ void msl_dry_spell_note_retry(struct msl_dry_spell *spell, unsigned long now,
 		shift = 0;
 	WRITE_ONCE(spell->shift, shift);
 	WRITE_ONCE(spell->until, now + spell_length(shift, hz));
+	return spell_length(shift, hz);
+}
+
+void msl_dry_spell_hold(struct msl_dry_spell *spell, unsigned long now,
+			unsigned long hz)
+{
+	unsigned long until = now + spell_length(READ_ONCE(spell->shift), hz);
+
+	if (before(READ_ONCE(spell->until), until))
+		WRITE_ONCE(spell->until, until);
 }

@@ -10,21 +10,26 @@
 
 #include "excess.h"
 #include "memcg_state.h"
+#include "params.h"
 
 static atomic64_t excess_max = ATOMIC64_INIT(0);
-
-void msl_excess_reset(void)
-{
-	atomic64_set(&excess_max, 0);
-}
+/* The policy writes the word was noted under: a write forgets it. */
+static unsigned long noted_under;
 
 /* msl_excess_fn: one global word and the memcg's credit, both atomics. */
 bool msl_excess_note(void *arg, u64 id, u64 excess, struct msl_excess *out)
 {
 	struct msl_excess_ctx *x = arg;
-	s64 old = atomic64_read(&excess_max);
+	unsigned long writes = READ_ONCE(msl_policy_writes);
+	s64 old;
 	u64 word;
 
+	if (READ_ONCE(noted_under) != writes) {
+		/* A policy was written: start again from the tree as it is. */
+		WRITE_ONCE(noted_under, writes);
+		atomic64_set(&excess_max, 0);
+	}
+	old = atomic64_read(&excess_max);
 	for (;;) {
 		word = msl_excess_max_next((u64)old, x->now, id, excess);
 		if (word == (u64)old ||

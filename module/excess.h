@@ -14,8 +14,7 @@ struct msl_excess_ctx {
 	u64 now;			/* seconds: the word's period */
 };
 
+/* msl_excess_fn; forgets the largest excess when a policy was written. */
 bool msl_excess_note(void *arg, u64 id, u64 excess, struct msl_excess *out);
-/* Forget the largest excess (a policy was written). */
-void msl_excess_reset(void);
 
 #endif /* MSL_EXCESS_H */

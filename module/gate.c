@@ -19,11 +19,14 @@
 #include <linux/workqueue.h>
 
 #include "compat.h"
+#include "depth.h"
 #include "dry_spell.h"
-#include "eligible.h"
 #include "excess.h"
 #include "gate.h"
+#include "levels.h"
+#include "liveness.h"
 #include "softlimits.h"
+#include "supply.h"
 #include "memcg_state.h"
 #include "msl_trace.h"
 #include "params.h"
@@ -46,115 +49,67 @@ enum msl_kind msl_reclaim_kind(const void *sc)
 	return current_is_kswapd() ? MSL_KIND_KSWAPD : MSL_KIND_DIRECT;
 }
 
+static void dry_spell_begin(int nid, enum msl_kind kind)
+{
+	unsigned long length = msl_dry_spell_begin(&dry_spells[nid], jiffies,
+						   HZ);
+
+	if (length)
+		trace_dry_spell(nid, kind, jiffies_to_msecs(length),
+				dry_spells[nid].shift);
+}
+
+/*
+ * The eligible memcgs hold anonymous pages this reclaimer may swap on the
+ * node.  Swap-out is asynchronous: a page is freed a pass or more after its
+ * write-out began, so rounds that reclaimed nothing are expected while
+ * they give, and the module's own fallbacks, kswapd's retry and the dry
+ * spells, would take the protected page cache instead of waiting for the
+ * swap they started (memory.low has neither).  The kernel's retry of a
+ * direct reclaim call, the last resort before an OOM kill, stays.
+ */
+static bool eligible_swapping(int nid, const void *sc)
+{
+	u64 word = msl_supply_word(nid);
+
+	return (word & MSL_SUPPLY_KNOWN) && READ_ONCE(msl_test_supply_param) &&
+	       msl_supply_anon(word) && msl_sc_may_swap(sc) &&
+	       get_nr_swap_pages() > 0;
+}
+
 void msl_gate_pass_begin(pg_data_t *pgdat, void *sc)
 {
+	enum msl_kind kind = msl_reclaim_kind(sc);
+	int nid = pgdat->node_id, priority, next;
+	struct msl_kswapd_round *round;
 	struct msl_params params;
-	int priority, next;
+	bool fallbacks, was_retry;
 
-	if (msl_reclaim_kind(sc) == MSL_KIND_TARGETED)
+	if (kind == MSL_KIND_TARGETED)
 		return;
 	msl_current_params(&params);
-	if (params.enabled && !msl_gating_stopped() &&
-	    msl_policy_ops(params.policy)->may_find_none)
-		msl_eligible_pass_begin(&params);
-	if (!current_is_kswapd())
-		return;
+	fallbacks = msl_gate_of(&params) == MSL_GATE_PROGRESS &&
+		    !eligible_swapping(nid, sc);
+	if (params.enabled && !msl_gating_stopped())
+		msl_supply_kick();
 	priority = msl_sc_priority(sc);
-	next = msl_kswapd_pass_begin(&kswapd_rounds[pgdat->node_id], priority,
-				     msl_sc_nr_reclaimed(sc),
-				     msl_gate_of(&params));
+	if (kind == MSL_KIND_DIRECT) {
+		/* The first pass of the kernel's retry: once per retry. */
+		if (fallbacks && priority == MSL_DEF_PRIORITY &&
+		    msl_sc_memcg_low_reclaim(sc))
+			dry_spell_begin(nid, kind);
+		return;
+	}
+	if (kind != MSL_KIND_KSWAPD)
+		return;
+	round = &kswapd_rounds[nid];
+	was_retry = round->retry;
+	next = msl_kswapd_pass_begin(round, priority, msl_sc_nr_reclaimed(sc),
+				     fallbacks);
 	if (next != priority)
 		msl_sc_set_priority(sc, next);
-}
-
-/*
- * walk: which children of a memcg are over, cached in the memcg's entry
- * for one jiffy: how many (0, 1, or 2 for two or more), the low bits of
- * the id of the one when there is one, and the jiffy.  0 is "not cached"
- * (a miss).  Within that jiffy an answer may miss a limit or a usage that
- * crossed over; that is all the staleness there is.
- */
-#define OC_COUNT_SHIFT		62
-#define OC_STAMP_MASK		GENMASK_ULL(61, 32)
-#define OC_STAMP_SHIFT		32
-#define OC_ID_MASK		GENMASK_ULL(31, 0)
-
-/*
- * css_for_each_child() would do, but css_next_child() is not exported.
- * The children list is RCU-protected (list_del_rcu() on release) and the
- * caller holds rcu_read_lock() across the whole walk, which is all
- * css_next_child() needs when the lock is not dropped between steps.  No
- * allocation, no sleeping, no lock; O(children), stopping at the second
- * child over.
- */
-static u64 scan_over_children(const struct msl_params *params,
-			      struct mem_cgroup *parent)
-{
-	struct cgroup_subsys_state *pos;
-	struct msl_level level;
-	u64 count = 0, id = 0;
-
-	list_for_each_entry_rcu(pos, &parent->css.children, sibling) {
-		msl_fill_level(mem_cgroup_from_css(pos), &level);
-		if (!msl_level_over(params, &level))
-			continue;
-		if (++count == 2)
-			break;
-		id = level.cgroup_id;
-	}
-	return count << OC_COUNT_SHIFT | (id & OC_ID_MASK);
-}
-
-/* walk: is a child of @memcg's parent other than @memcg (@id) over? */
-static bool sibling_over(const struct msl_params *params,
-			 struct mem_cgroup *memcg, u64 id)
-{
-	struct mem_cgroup *parent = parent_mem_cgroup(memcg);
-	unsigned long now = jiffies;
-	struct msl_memcg *e;
-	u64 stamp, v = 0, count;
-
-	if (!parent)
-		return false;
-	stamp = ((u64)now << OC_STAMP_SHIFT) & OC_STAMP_MASK;
-	/* The parent's entry; the root's too, made at its first decision. */
-	e = msl_state_find(cgroup_id(parent->css.cgroup));
-	if (e)
-		v = atomic64_read(&e->over_children);
-	if (!v || (v & OC_STAMP_MASK) != stamp) {
-		v = scan_over_children(params, parent) | stamp;
-		if (e)
-			atomic64_set(&e->over_children, v);
-	}
-	count = v >> OC_COUNT_SHIFT;
-	return count > 1 || (count == 1 && (v & OC_ID_MASK) != (id & OC_ID_MASK));
-}
-
-struct level_cursor {
-	const struct msl_params *params;
-	struct mem_cgroup *memcg;
-	struct msl_level *self;
-	bool siblings;
-};
-
-static bool next_level(void *cursor, struct msl_level *level)
-{
-	struct level_cursor *c = cursor;
-	struct mem_cgroup *memcg = c->memcg;
-
-	if (!memcg || !memcg->css.parent)
-		return false;
-	if (c->self) {
-		/* The memcg's own level was read already, for the event. */
-		*level = *c->self;
-		c->self = NULL;
-	} else {
-		msl_fill_level(memcg, level);
-	}
-	level->sibling_over = c->siblings &&
-			      sibling_over(c->params, memcg, level->cgroup_id);
-	c->memcg = parent_mem_cgroup(memcg);
-	return true;
+	if (fallbacks && round->retry && !was_retry)
+		dry_spell_begin(nid, kind);
 }
 
 /*
@@ -225,22 +180,90 @@ static void note_skip(void *sc, struct mem_cgroup *memcg, int nid,
 }
 
 /*
- * The progress gate's retry opens a dry spell on the node; a step in one
- * reclaims as the retry does.
+ * The progress gate: a step of a retry round holds its node's dry spell
+ * open; any other step of the node's kswapd or direct reclaim finds
+ * whether one is open, unless the eligible memcgs are being swapped out.
  */
-static bool dry_spell_step(int nid, bool retry)
+static void progress_step(int nid, const void *sc, struct msl_step *step)
 {
 	struct msl_dry_spell *spell = &dry_spells[nid];
 
-	if (retry) {
-		msl_dry_spell_note_retry(spell, jiffies, HZ);
-		return true;
-	}
-	return msl_dry_spell_open(spell, jiffies);
+	if (eligible_swapping(nid, sc))
+		return;
+	if (step->retry)
+		msl_dry_spell_hold(spell, jiffies, HZ);
+	else
+		step->dry_spell = msl_dry_spell_open(spell, jiffies);
 }
 
-/* Liveness: gated steps seen, per CPU, against global reclaim's scanning. */
-static DEFINE_PER_CPU(unsigned long, steps_seen);
+/*
+ * What the node's supply says of this step (supply.h, depth.h): V8 2/2
+ * (no memcg but the root holds anything reclaim may take here) and, for
+ * the progress gate, whether this pass is deeper than the supply
+ * justifies for what the reclaimer asked.  The depth bound weighs file
+ * pages only: swapping is asynchronous (a page is reclaimed a pass or
+ * more after its write-out began), so an eligible memcg whose anonymous
+ * memory this reclaimer may swap looks unproductive while it gives, and
+ * bounding on it would hand the protected page cache away while swap is
+ * there (measured on 6.12's classic LRU: 35% of it lost).  Returns the
+ * eligible memcgs' cold file pages, or U64_MAX before the first count.
+ */
+static u64 supply_step(int nid, void *sc, int priority, bool progress,
+		       struct msl_step *step)
+{
+	u64 word = msl_supply_word(nid);
+	int slack = READ_ONCE(msl_test_depth_slack);
+	bool swap;
+
+	if (!(word & MSL_SUPPLY_KNOWN) || !READ_ONCE(msl_test_supply_param))
+		return U64_MAX;
+	swap = msl_sc_may_swap(sc) && get_nr_swap_pages() > 0;
+	step->nothing_eligible = !(word & MSL_SUPPLY_OTHERS_FILE) &&
+				 !(swap && (word & MSL_SUPPLY_OTHERS_ANON));
+	if (progress && (word & MSL_SUPPLY_PROTECTS) && slack >= 0 &&
+	    !(swap && msl_supply_anon(word)))
+		step->below_floor = priority <
+			msl_depth_floor(msl_supply_file(word),
+					msl_sc_nr_to_reclaim(sc), slack);
+	return msl_supply_file(word);
+}
+
+/*
+ * The classic LRU reclaims only file pages while the node has "plenty of
+ * inactive page cache" (prepare_scan_count()'s cache_trim_mode), judged on
+ * every memcg's file pages, the protected ones' included.  Those are not
+ * for this pass to take, and the eligible memcgs' anonymous pages would
+ * never be scanned: the pass finds nothing and the protected memcgs lose
+ * their page cache in the retry instead of the neighbours going to swap.
+ * So the mode is judged again on the eligible memcgs' cold file pages.
+ */
+static void judge_cache_trim(void *sc, int priority, u64 eligible_file)
+{
+	if (eligible_file != U64_MAX && !(eligible_file >> priority) &&
+	    msl_sc_cache_trim_mode(sc))
+		msl_sc_clear_cache_trim_mode(sc);
+}
+
+/*
+ * Where MGLRU's memcg LRU holds the memcg on this node, for the decision
+ * event: its generation counted from the node's oldest (0 old, 1 young),
+ * and its segment (mm/vmscan.c: 0, head, tail); -1 for the classic LRU.
+ */
+static void memcg_lru_position(struct lruvec *lruvec, enum msl_site site,
+			       int *gen, int *seg)
+{
+	*gen = -1;
+	*seg = -1;
+#if MSL_HAVE_SHRINK_ONE
+	if (site == MSL_SITE_ONE) {
+		unsigned long seq = READ_ONCE(lruvec_pgdat(lruvec)->memcg_lru.seq);
+
+		*gen = (READ_ONCE(lruvec->lrugen.gen) + MEMCG_NR_GENS -
+			seq % MEMCG_NR_GENS) % MEMCG_NR_GENS;
+		*seg = READ_ONCE(lruvec->lrugen.seg);
+	}
+#endif
+}
 
 enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 			       enum msl_site site)
@@ -251,25 +274,30 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 	struct msl_kswapd_round *round = NULL;
 	struct msl_memcg *entry = NULL;
 	struct msl_excess_ctx xctx;
-	struct level_cursor cursor;
+	struct msl_level_cursor cursor;
 	struct msl_params params;
 	struct msl_decision d;
-	struct msl_step step;
-	int priority, nid;
+	struct msl_step step = {};
+	int priority, nid, lru_gen, lru_seg;
+	bool progress;
+	u64 eligible_file = U64_MAX;
 
-	if (!msl_test_blind())
-		this_cpu_inc(steps_seen);
+	msl_liveness_saw_step();
 	if (!memcg || msl_gating_stopped())
 		return MSL_RECLAIM;
 
 	msl_current_params(&params);
+	progress = msl_gate_of(&params) == MSL_GATE_PROGRESS;
 	ops = msl_policy_ops(params.policy);
 	priority = msl_sc_priority(sc);
 	nid = lruvec_pgdat(lruvec)->node_id;
 	step.kind = msl_reclaim_kind(sc);
 	step.is_root = !memcg->css.parent;
-	step.last_pass = priority == 0;
-	step.nothing_eligible = msl_nothing_eligible();
+	step.last_pass = msl_last_pass(step.kind, priority);
+	step.dying = !step.is_root && (!mem_cgroup_online(memcg) ||
+				       css_is_dying(&memcg->css));
+	if (step.kind != MSL_KIND_TARGETED)
+		eligible_file = supply_step(nid, sc, priority, progress, &step);
 	if (step.kind == MSL_KIND_KSWAPD) {
 		round = &kswapd_rounds[nid];
 		step.effective_priority =
@@ -279,9 +307,9 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 		step.effective_priority = priority;
 		step.retry = msl_sc_memcg_low_reclaim(sc);
 	}
-	if (msl_gate_of(&params) == MSL_GATE_PROGRESS &&
+	if (progress &&
 	    (step.kind == MSL_KIND_KSWAPD || step.kind == MSL_KIND_DIRECT))
-		step.retry = dry_spell_step(nid, step.retry);
+		progress_step(nid, sc, &step);
 	step.excess_note = ops->weighs_excess ? msl_excess_note : NULL;
 	step.excess_arg = &xctx;
 
@@ -297,116 +325,51 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 	entry = counting_entry(memcg, entry, self.cgroup_id);
 	xctx.entry = entry;
 	xctx.now = (u64)jiffies / HZ;
-	cursor.params = &params;
-	cursor.memcg = memcg;
-	cursor.self = step.is_root ? NULL : &self;
-	cursor.siblings = ops->reads_siblings;
-	msl_decide(&params, &step, next_level, &cursor, &d);
+	msl_level_cursor_init(&cursor, &params, memcg,
+			      step.is_root ? NULL : &self, ops->reads_siblings);
+	msl_decide(&params, &step, msl_next_level, &cursor, &d);
 
 	if (entry)
 		atomic64_inc(&entry->decisions[d.reason]);
+	memcg_lru_position(lruvec, site, &lru_gen, &lru_seg);
 	trace_decision(&self, nid, priority, step.effective_priority,
-		       step.kind, params.policy, &d, entry);
+		       step.kind, params.policy, &d, entry, lru_gen, lru_seg);
 	rcu_read_unlock();
 
 	if (d.verdict == MSL_SKIP)
 		note_skip(sc, memcg, nid, site, &params, round);
+	else if (progress && site == MSL_SITE_LRUVEC &&
+		 step.kind != MSL_KIND_TARGETED)
+		judge_cache_trim(sc, priority, eligible_file);
 	return d.verdict;
-}
-
-/*
- * Liveness: every page reclaim scans is scanned inside a hooked step, so a
- * window in which reclaim scanned pages (the kernel's pgscan_kswapd,
- * pgscan_direct and pgscan_khugepaged, 7.x's pgscan_proactive) but no hooked step
- * ran means that on this kernel the hooks are not on the reclaim path
- * (say, a hooked function got inlined into its caller, which still has
- * an out-of-line copy for other callers).  Then gating stops for good,
- * with one warning and a line in /proc/memcg_softlimit/status, so that
- * nobody believes in a protection that is not there (and so that v1's
- * own soft-limit reclaim is no longer bypassed).
- */
-#define LIVENESS_PERIOD		(10 * HZ)
-#define LIVENESS_MIN_SCANNED	512
-
-static bool stopped;
-static char stopped_why[96];
-static unsigned long last_steps, last_scanned;
-static unsigned long events[NR_VM_EVENT_ITEMS];
-static void liveness_check(struct work_struct *work);
-static DECLARE_DELAYED_WORK(liveness_work, liveness_check);
-
-bool msl_gating_stopped(void)
-{
-	return READ_ONCE(stopped);
-}
-
-const char *msl_gating_state(void)
-{
-	return READ_ONCE(stopped) ? stopped_why : "active";
-}
-
-static unsigned long global_scanned(void)
-{
-	return msl_global_pgscan(events);
-}
-
-static unsigned long total_steps(void)
-{
-	unsigned long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += per_cpu(steps_seen, cpu);
-	return n;
-}
-
-static void liveness_check(struct work_struct *work)
-{
-	unsigned long steps = total_steps(), scanned = global_scanned();
-
-	if (steps == last_steps &&
-	    scanned - last_scanned >= LIVENESS_MIN_SCANNED) {
-		snprintf(stopped_why, sizeof(stopped_why),
-			 "stopped: global reclaim scanned %lu pages in %d s and no hooked step ran",
-			 scanned - last_scanned, LIVENESS_PERIOD / HZ);
-		smp_wmb();	/* the reason before the flag */
-		WRITE_ONCE(stopped, true);
-		pr_warn("gating %s; the module no longer skips anything\n",
-			stopped_why);
-		return;
-	}
-	last_steps = steps;
-	last_scanned = scanned;
-	schedule_delayed_work(&liveness_work, LIVENESS_PERIOD);
 }
 
 int msl_gate_init(void)
 {
-	int nid;
+	int nid, ret;
 
 	kswapd_rounds = kcalloc(nr_node_ids, sizeof(*kswapd_rounds),
 				GFP_KERNEL);
 	dry_spells = kcalloc(nr_node_ids, sizeof(*dry_spells), GFP_KERNEL);
-	if (!kswapd_rounds || !dry_spells) {
+	ret = kswapd_rounds && dry_spells ? msl_supply_init() : -ENOMEM;
+	if (ret) {
 		kfree(kswapd_rounds);
 		kfree(dry_spells);
 		kswapd_rounds = NULL;
 		dry_spells = NULL;
-		return -ENOMEM;
+		return ret;
 	}
 	for (nid = 0; nid < nr_node_ids; nid++)
 		msl_dry_spell_init(&dry_spells[nid], jiffies, HZ);
-	last_steps = total_steps();
-	last_scanned = global_scanned();
-	schedule_delayed_work(&liveness_work, LIVENESS_PERIOD);
+	msl_liveness_start();
 	return 0;
 }
 
 /* After the probes are gone: nothing reads the rounds any more. */
 void msl_gate_exit(void)
 {
-	cancel_delayed_work_sync(&liveness_work);
-	msl_eligible_exit();
+	msl_liveness_stop();
+	msl_supply_exit();
 	kfree(kswapd_rounds);
 	kswapd_rounds = NULL;
 	kfree(dry_spells);

@@ -33,9 +33,4 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 bool msl_gate_slab_follows_skip(struct mem_cgroup *memcg, int nid);
 enum msl_kind msl_reclaim_kind(const void *sc);
 
-/* The liveness check gave up: the hooks see no step of global reclaim. */
-bool msl_gating_stopped(void);
-/* "active", or "stopped <why>", for /proc/memcg_softlimit/status. */
-const char *msl_gating_state(void);
-
 #endif /* MSL_GATE_H */

@@ -32,6 +32,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include "compat.h"
 #include <memcg_softlimit/control.h>
 #include "memcg_state.h"
 #include "msl_trace.h"
@@ -159,7 +160,7 @@ struct msl_memcg *msl_state_get_atomic(u64 cgroup_id)
 	 * can refill the pool while it goes on.
 	 */
 	if (low)
-		queue_work(system_unbound_wq, &refill_work);
+		queue_work(msl_unbound_wq, &refill_work);
 	return e;
 }
 
@@ -309,6 +310,18 @@ void msl_state_clear_limit(u64 cgroup_id)
 	raw_spin_unlock(&state_lock);
 }
 
+bool msl_state_has_limit(u64 cgroup_id)
+{
+	struct msl_memcg *e;
+	bool has;
+
+	rcu_read_lock();
+	e = msl_state_find(cgroup_id);
+	has = e && READ_ONCE(e->limit_pages) != MSL_LIMIT_UNSET_PAGES;
+	rcu_read_unlock();
+	return has;
+}
+
 unsigned int msl_state_nr_limits(void)
 {
 	return READ_ONCE(nr_limits);
@@ -351,7 +364,7 @@ void msl_state_cgroup_added(void)
 {
 	atomic_inc(&nr_live_cgroups);
 	if (READ_ONCE(pool_count) < pool_wanted())
-		queue_work(system_unbound_wq, &refill_work);
+		queue_work(msl_unbound_wq, &refill_work);
 }
 
 void msl_state_cgroup_removed(u64 cgroup_id)
@@ -422,8 +435,35 @@ static void sweep_work_fn(struct work_struct *work)
 	shrink_pool();
 	/* A refill that failed to allocate gets another chance. */
 	if (READ_ONCE(pool_count) < pool_wanted())
-		queue_work(system_unbound_wq, &refill_work);
+		queue_work(msl_unbound_wq, &refill_work);
 	schedule_delayed_work(&sweep_work, SWEEP_INTERVAL);
+}
+
+/*
+ * A recording read on another machine, or after a reboot, cannot look a
+ * cgroup id up: each snapshot first names every tracked memcg (the root
+ * included), with the path of its cgroup now.
+ */
+static void trace_tracked_paths(u64 seq)
+{
+	struct cgroup_subsys_state *top, *pos;
+	char *path;
+
+	if (!trace_cgroup_path_enabled())
+		return;
+	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!path)
+		return;
+	rcu_read_lock();
+	top = rcu_dereference(memory_cgrp_subsys.root->cgrp.subsys[memory_cgrp_id]);
+	css_for_each_descendant_pre(pos, top) {
+		u64 id = cgroup_id(pos->cgroup);
+
+		if (msl_state_find(id) && cgroup_path(pos->cgroup, path, PATH_MAX) >= 0)
+			trace_cgroup_path(seq, id, path);
+	}
+	rcu_read_unlock();
+	kfree(path);
 }
 
 void msl_state_snapshot(u64 missed)
@@ -434,6 +474,7 @@ void msl_state_snapshot(u64 missed)
 	int bkt;
 
 	sweep();
+	trace_tracked_paths(seq);
 	rcu_read_lock();
 	hash_for_each_rcu(msl_state_table, bkt, e, node) {
 		trace_snapshot(seq, e);

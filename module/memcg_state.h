@@ -74,6 +74,8 @@ int msl_state_set_limit(struct cgroup *cgrp, u64 limit_pages);
 /* Any context, under rcu_read_lock: from the pool, no allocation. */
 int msl_state_set_limit_atomic(struct cgroup *cgrp, u64 limit_pages);
 void msl_state_clear_limit(u64 cgroup_id);
+/* A limit is set for @cgroup_id (through the module). */
+bool msl_state_has_limit(u64 cgroup_id);
 
 struct msl_limit_row {
 	u64 cgroup_id;

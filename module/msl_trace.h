@@ -84,10 +84,10 @@ TRACE_EVENT(decision,
 	TP_PROTO(const struct msl_level *self, int nid, int priority,
 		 int effective_priority, unsigned int kind,
 		 unsigned int policy, const struct msl_decision *decision,
-		 const struct msl_memcg *totals),
+		 const struct msl_memcg *totals, int lru_gen, int lru_seg),
 
 	TP_ARGS(self, nid, priority, effective_priority, kind, policy,
-		decision, totals),
+		decision, totals, lru_gen, lru_seg),
 
 	TP_STRUCT__entry(
 		__field(u64, cgroup_id)
@@ -109,6 +109,8 @@ TRACE_EVENT(decision,
 		__field(unsigned int, reason)
 		__field(unsigned int, limit_src)
 		__field(unsigned int, policy)
+		__field(int, lru_gen)
+		__field(int, lru_seg)
 	),
 
 	TP_fast_assign(
@@ -134,9 +136,11 @@ TRACE_EVENT(decision,
 		__entry->reason = decision->reason;
 		__entry->limit_src = self->src;
 		__entry->policy = policy;
+		__entry->lru_gen = lru_gen;
+		__entry->lru_seg = lru_seg;
 	),
 
-	TP_printk("cgroup_id=%llu nid=%d priority=%d effective_priority=%d kind=%s verdict=%s reason=%s usage=%llu soft_limit=%llu limit=%s decider_id=%llu reclaims=%llu skips=%llu scanned=%llu reclaimed=%llu excess=%llu excess_max=%llu credit=%llu policy=%s",
+	TP_printk("cgroup_id=%llu nid=%d priority=%d effective_priority=%d kind=%s verdict=%s reason=%s usage=%llu soft_limit=%llu limit=%s decider_id=%llu reclaims=%llu skips=%llu scanned=%llu reclaimed=%llu excess=%llu excess_max=%llu credit=%llu policy=%s lru_gen=%d lru_seg=%d",
 		  __entry->cgroup_id, __entry->nid, __entry->priority,
 		  __entry->effective_priority,
 		  msl_show_kind(__entry->kind),
@@ -147,7 +151,39 @@ TRACE_EVENT(decision,
 		  __entry->decider_id, __entry->reclaims, __entry->skips,
 		  __entry->scanned, __entry->reclaimed,
 		  __entry->excess, __entry->excess_max, __entry->credit,
-		  msl_show_policy(__entry->policy))
+		  msl_show_policy(__entry->policy),
+		  __entry->lru_gen, __entry->lru_seg)
+);
+
+/*
+ * The progress gate's retry opened a dry spell on a node (dry_spell.h):
+ * for spell_ms every round there reclaims everyone; shift is how many
+ * times the spell doubled since the last quiet.
+ */
+TRACE_EVENT(dry_spell,
+
+	TP_PROTO(int nid, unsigned int kind, unsigned int spell_ms,
+		 unsigned int shift),
+
+	TP_ARGS(nid, kind, spell_ms, shift),
+
+	TP_STRUCT__entry(
+		__field(int, nid)
+		__field(unsigned int, kind)
+		__field(unsigned int, spell_ms)
+		__field(unsigned int, shift)
+	),
+
+	TP_fast_assign(
+		__entry->nid = nid;
+		__entry->kind = kind;
+		__entry->spell_ms = spell_ms;
+		__entry->shift = shift;
+	),
+
+	TP_printk("nid=%d kind=%s spell_ms=%u shift=%u",
+		  __entry->nid, msl_show_kind(__entry->kind),
+		  __entry->spell_ms, __entry->shift)
 );
 
 /* After a gated call that ran: the pages it scanned and reclaimed. */
@@ -272,6 +308,42 @@ TRACE_EVENT(snapshot_done,
 	TP_printk("seq=%llu nr_tracked=%u untracked=%llu dying=%llu missed=%llu pooled=%u",
 		  __entry->seq, __entry->nr_tracked, __entry->untracked,
 		  __entry->dying, __entry->missed, __entry->pooled)
+);
+
+#ifndef msl_assign_str
+#ifdef MSL_ASSIGN_STR_ONE_ARG	/* Kbuild: 6.10 on */
+#define msl_assign_str(dst, src)	__assign_str(dst)
+#else
+#define msl_assign_str(dst, src)	__assign_str(dst, src)
+#endif
+#endif
+
+/*
+ * Names a memcg for a recording read elsewhere or after a reboot, where
+ * its id means nothing: at each snapshot one per tracked memcg (seq the
+ * snapshot's, before its rows), and one at each mkdir in the memory
+ * hierarchy (seq 0).  The path is below the hierarchy's root, "/" for it.
+ */
+TRACE_EVENT(cgroup_path,
+
+	TP_PROTO(u64 seq, u64 cgroup_id, const char *path),
+
+	TP_ARGS(seq, cgroup_id, path),
+
+	TP_STRUCT__entry(
+		__field(u64, seq)
+		__field(u64, cgroup_id)
+		__string(path, path)
+	),
+
+	TP_fast_assign(
+		__entry->seq = seq;
+		__entry->cgroup_id = cgroup_id;
+		msl_assign_str(path, path);
+	),
+
+	TP_printk("seq=%llu cgroup_id=%llu path=%s", __entry->seq,
+		  __entry->cgroup_id, __get_str(path))
 );
 
 #endif /* MSL_TRACE_H */

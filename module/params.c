@@ -10,7 +10,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sysfs.h>
 
-#include "excess.h"
+#include "depth.h"
 #include "params.h"
 
 bool msl_enabled = true;
@@ -74,6 +74,7 @@ MODULE_PARM_DESC(unset,
 		 "What an unset soft limit means: inherit (default: the nearest ancestor with a limit decides; with none above, the cgroup's own pages are eligible, as V8), zero (V8: any usage is over), max (never over, as stock kernels)");
 
 int msl_policy = MSL_POLICY_V8;
+unsigned long msl_policy_writes;
 
 static int policy_set(const char *val, const struct kernel_param *kp)
 {
@@ -81,9 +82,9 @@ static int policy_set(const char *val, const struct kernel_param *kp)
 
 	if (value < 0)
 		return -EINVAL;
-	/* excess starts again from the tree as it is (largest excess). */
-	msl_excess_reset();
 	WRITE_ONCE(msl_policy, value);
+	/* excess starts again from the tree as it is (excess.c). */
+	WRITE_ONCE(msl_policy_writes, msl_policy_writes + 1);
 	return 0;
 }
 
@@ -124,6 +125,16 @@ bool msl_test_blind_param;
 module_param_named(test_blind, msl_test_blind_param, bool, 0);
 MODULE_PARM_DESC(test_blind,
 		 "Testing only: the hooks see steps but do not count them, as if they were off the reclaim path (the liveness check must notice)");
+
+int msl_test_depth_slack = MSL_DEPTH_SLACK;
+module_param_named(test_depth_slack, msl_test_depth_slack, int, 0644);
+MODULE_PARM_DESC(test_depth_slack,
+		 "Testing only: the progress gate's depth bound lets the protected memcgs in once the eligible ones were scanned 2^this times the request (default 3); -1: no bound");
+
+bool msl_test_supply_param = true;
+module_param_named(test_supply, msl_test_supply_param, bool, 0644);
+MODULE_PARM_DESC(test_supply,
+		 "Testing only: N makes the gates ignore what the eligible memcgs hold (no depth bound, no per-node V8 2/2): every pass skips until the retry");
 
 bool msl_keep_v1_reclaim(void)
 {

@@ -16,8 +16,12 @@ extern bool msl_enabled;
 extern int msl_priority_threshold;
 extern int msl_unset;
 extern int msl_policy;
+/* Writes of the policy parameter so far (under the param lock). */
+extern unsigned long msl_policy_writes;
 extern bool msl_count_targeted_param;
 extern bool msl_test_blind_param;
+extern int msl_test_depth_slack;
+extern bool msl_test_supply_param;
 
 static inline void msl_current_params(struct msl_params *params)
 {

@@ -20,8 +20,13 @@
 
 #define KSWAPD_LAST_PRIORITY	1
 
+bool msl_last_pass(enum msl_kind kind, int priority)
+{
+	return priority <= (kind == MSL_KIND_KSWAPD ? KSWAPD_LAST_PRIORITY : 0);
+}
+
 int msl_kswapd_pass_begin(struct msl_kswapd_round *round, int priority,
-			  unsigned long reclaimed, enum msl_gate gate)
+			  unsigned long reclaimed, bool may_retry)
 {
 	if (priority >= MSL_DEF_PRIORITY) {
 		round->skipped = false;
@@ -30,7 +35,7 @@ int msl_kswapd_pass_begin(struct msl_kswapd_round *round, int priority,
 		round->first_priority = -1;
 		return priority;
 	}
-	if (gate == MSL_GATE_PROGRESS && !round->retry && round->skipped &&
+	if (may_retry && !round->retry && round->skipped &&
 	    priority <= KSWAPD_LAST_PRIORITY && !reclaimed) {
 		round->retry = true;
 		round->learn_first = true;

@@ -24,10 +24,11 @@ struct msl_kswapd_round {
 /*
  * kswapd enters shrink_node() at sc->priority @priority, its round having
  * reclaimed @reclaimed pages so far.  Returns the priority it must go on
- * at: DEF_PRIORITY again when the progress gate's retry starts.
+ * at: DEF_PRIORITY again when the progress gate's retry starts, which
+ * only if @may_retry.
  */
 int msl_kswapd_pass_begin(struct msl_kswapd_round *round, int priority,
-			  unsigned long reclaimed, enum msl_gate gate);
+			  unsigned long reclaimed, bool may_retry);
 /*
  * A gated step of kswapd at sc->priority @priority: the priority gate's
  * effective priority, DEF_PRIORITY minus the passes since the round's
@@ -35,5 +36,12 @@ int msl_kswapd_pass_begin(struct msl_kswapd_round *round, int priority,
  */
 int msl_kswapd_effective_priority(struct msl_kswapd_round *round,
 				  int priority);
+/*
+ * A reclaimer's last pass before it gives up (direct reclaim: OOM; kswapd:
+ * a failure that leaves the node to direct reclaim), which the priority
+ * gate never gates whatever its threshold: priority 0 for direct and
+ * proactive reclaim, 1 for kswapd, whose balance_pgdat() stops there.
+ */
+bool msl_last_pass(enum msl_kind kind, int priority);
 
 #endif /* MSL_PASS_H */

@@ -70,12 +70,14 @@ bool msl_decide_early(const struct msl_params *params,
 	else if (step->is_root)
 		/* The root's own pages can only ever go to global reclaim. */
 		set_decision(out, MSL_RECLAIM, MSL_REASON_ROOT);
-	else if (step->nothing_eligible &&
-		 msl_policy_ops(params->policy)->may_find_none)
-		/* V8 2/2: skipping would leave the pass nothing but the root. */
-		set_decision(out, MSL_RECLAIM, MSL_REASON_NOTHING_ELIGIBLE);
+	else if (step->dying)
+		set_decision(out, MSL_RECLAIM, MSL_REASON_DYING);
 	else if (msl_gate_of(params) == MSL_GATE_PROGRESS && step->retry)
 		set_decision(out, MSL_RECLAIM, MSL_REASON_RETRY);
+	else if (msl_gate_of(params) == MSL_GATE_PROGRESS && step->dry_spell)
+		set_decision(out, MSL_RECLAIM, MSL_REASON_DRY_SPELL);
+	else if (msl_gate_of(params) == MSL_GATE_PROGRESS && step->below_floor)
+		set_decision(out, MSL_RECLAIM, MSL_REASON_DEPTH);
 	else if (msl_gate_of(params) == MSL_GATE_PRIORITY &&
 		 (step->effective_priority < params->priority_threshold ||
 		  step->last_pass))
@@ -284,9 +286,22 @@ const struct msl_policy_ops *msl_policy_ops(enum msl_policy policy)
 void msl_decide(const struct msl_params *params, const struct msl_step *step,
 		msl_next_level_fn next, void *cursor, struct msl_decision *out)
 {
-	if (!msl_decide_early(params, step, out))
-		msl_policy_ops(params->policy)->decide(params, step, next,
-							cursor, out);
+	const struct msl_policy_ops *ops = msl_policy_ops(params->policy);
+
+	if (msl_decide_early(params, step, out))
+		return;
+	ops->decide(params, step, next, cursor, out);
+	/*
+	 * V8 2/2: skipping a memcg that is not eligible would leave the pass
+	 * nothing but the root.  Asked after the policy, so that a memcg
+	 * over its limit is reclaimed as over whatever the (periodic) count
+	 * of what the eligible memcgs hold says.
+	 */
+	if (out->verdict == MSL_SKIP && out->reason == MSL_REASON_UNDER &&
+	    step->nothing_eligible && ops->may_find_none) {
+		out->verdict = MSL_RECLAIM;
+		out->reason = MSL_REASON_NOTHING_ELIGIBLE;
+	}
 }
 
 /* In the order of the enums, which the same lists make. */

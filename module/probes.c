@@ -2,7 +2,10 @@
 /*
  * The probes: one kprobe on each function of the per-memcg reclaim step,
  * which either lets the call run or skips it, an observing one on
- * shrink_node() where passes begin, and the v1 soft-limit reclaim bypass.
+ * shrink_node() where passes begin, and the v1 soft-limit reclaim bypass;
+ * on each gated function a kretprobe too, whose entry handler takes the
+ * decision (gate.c) and whose return handler counts the call's pages
+ * (account.c).
  *
  * To run the original we leave the instruction pointer alone.  To skip we
  * point it at a stub of the same prototype in this module and return 1,
@@ -19,6 +22,7 @@
 #include <linux/kprobes.h>
 #include <linux/memcontrol.h>
 #include <linux/mmzone.h>
+#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -27,9 +31,11 @@
 #include "account.h"
 #include "compat.h"
 #include "gate.h"
+#include "liveness.h"
 #include "params.h"
 #include "probes.h"
 #include "sc_layout.h"
+#include "supply.h"
 
 /* Stubs with the hooked functions' prototypes: what a skip runs instead. */
 static void skip_shrink_lruvec(struct lruvec *lruvec, void *sc)
@@ -50,14 +56,95 @@ static int skip_to(struct pt_regs *regs, void *stub)
 	return 1;
 }
 
+/*
+ * The accounting kretprobe shares its address with the skip probe and,
+ * registered after it, runs first in the same ftrace callback with
+ * preemption off.  So its entry handler takes the decision, leaves it on
+ * this CPU for the skip probe, and takes no instance for a call that will
+ * be skipped, nor for targeted reclaim unless count_targeted is set.  When
+ * it has no instance left, its handler does not run at all; the skip probe
+ * then finds nothing here and decides itself, and the call goes uncounted
+ * (missed).  The skip probe never leaves a verdict behind, so none can go
+ * stale.
+ */
+struct handed_verdict {
+	const void *sc;
+	const void *lruvec;
+	unsigned long sp;
+	enum msl_verdict verdict;
+};
+static DEFINE_PER_CPU(struct handed_verdict, handed);
+
+static bool take_verdict(struct pt_regs *regs, enum msl_verdict *verdict)
+{
+	struct handed_verdict *h = this_cpu_ptr(&handed);
+
+	if (!h->sc || h->sc != (void *)regs_get_kernel_argument(regs, 1) ||
+	    h->lruvec != (void *)regs_get_kernel_argument(regs, 0) ||
+	    h->sp != kernel_stack_pointer(regs))
+		return false;
+	*verdict = h->verdict;
+	h->sc = NULL;
+	return true;
+}
+
 static enum msl_verdict verdict_of(struct pt_regs *regs, enum msl_site site)
 {
 	enum msl_verdict verdict;
 
-	if (msl_account_take_verdict(regs, &verdict))
+	if (take_verdict(regs, &verdict))
 		return verdict;
 	return msl_gate_step((void *)regs_get_kernel_argument(regs, 0),
 			     (void *)regs_get_kernel_argument(regs, 1), site);
+}
+
+static int account_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
+			 enum msl_site site)
+{
+	struct lruvec *lruvec = (void *)regs_get_kernel_argument(regs, 0);
+	void *sc = (void *)regs_get_kernel_argument(regs, 1);
+	struct handed_verdict *h = this_cpu_ptr(&handed);
+	enum msl_kind kind;
+
+	h->verdict = msl_gate_step(lruvec, sc, site);
+	h->sc = sc;
+	h->lruvec = lruvec;
+	h->sp = kernel_stack_pointer(regs);
+	if (h->verdict == MSL_SKIP || !lruvec_memcg(lruvec))
+		return 1;
+	kind = msl_reclaim_kind(sc);
+	if (kind == MSL_KIND_TARGETED && !msl_count_targeted())
+		return 1;
+	msl_account_begin((struct msl_gated_call *)ri->data, lruvec, sc, kind);
+	return 0;
+}
+
+static int account_entry_lruvec(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	return account_entry(ri, regs, MSL_SITE_LRUVEC);
+}
+
+static int account_entry_one(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	return account_entry(ri, regs, MSL_SITE_ONE);
+}
+
+static int account_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	msl_account_end((struct msl_gated_call *)ri->data);
+	return 0;
+}
+
+static void prepare_accounting(struct kretprobe *rp, enum msl_site site)
+{
+	rp->entry_handler = site == MSL_SITE_ONE ? account_entry_one :
+						   account_entry_lruvec;
+	rp->handler = account_return;
+	rp->data_size = sizeof(struct msl_gated_call);
+	/* Calls in flight: reclaimers can sleep inside a step. */
+	rp->maxactive = max_t(int, 64, 4 * num_possible_cpus());
 }
 
 static int shrink_lruvec_pre(struct kprobe *p, struct pt_regs *regs)
@@ -68,12 +155,33 @@ static int shrink_lruvec_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 #if MSL_HAVE_SHRINK_ONE
-static int lru_young;
+static int lru_young, lru_tail;
 
-/* As shrink_one() for a memcg below memory.min: to the youngest generation. */
+/*
+ * Where a skipped memcg goes in MGLRU's memcg LRU, whose walks visit only
+ * its old generation: memcgs move to the young one when reclaimed or
+ * skipped for memory.min, and the young becomes the old once the old is
+ * empty.  A protected memcg sent young at once sits out every walk until
+ * then, so that a retry, a dry spell or the depth bound, which let
+ * everyone in, would not meet it.  So it goes to the tail of its own
+ * generation (memory.low's first move), met again by the next walk, for
+ * as long as the old generation holds more memcgs than the module
+ * protects: some of them are eligible then.  Once it may hold protected
+ * memcgs alone, each goes young at its second meeting in a row (memory.low,
+ * then memory.min), so that the old generation empties and the memcg LRU
+ * turns over, as it must for the eligible memcgs gone young to be met.
+ */
 static int skip_shrink_one(struct lruvec *lruvec, void *sc)
 {
-	return READ_ONCE(lru_young);
+	struct pglist_data *pgdat = lruvec_pgdat(lruvec);
+	unsigned long seq = READ_ONCE(pgdat->memcg_lru.seq);
+	unsigned long in_old = READ_ONCE(pgdat->memcg_lru.nr_memcgs
+					  [seq % MEMCG_NR_GENS]);
+
+	if (in_old > msl_supply_protected_memcgs() ||
+	    READ_ONCE(lruvec->lrugen.seg) != lru_tail)
+		return lru_tail;
+	return lru_young;
 }
 
 static int shrink_one_pre(struct kprobe *p, struct pt_regs *regs)
@@ -180,9 +288,9 @@ static void reset_probe(struct kprobe *kp)
 }
 
 /*
- * The kretprobe's entry handler decides and the skip probe follows
- * (account.c): kprobes runs an aggregate's probes newest first, and this
- * checks that it did put the kretprobe before the skip probe.
+ * The kretprobe's entry handler decides and the skip probe follows (see
+ * handed_verdict): kprobes runs an aggregate's probes newest first, and
+ * this checks that it did put the kretprobe before the skip probe.
  */
 static bool account_runs_first(const struct hook *h)
 {
@@ -233,7 +341,7 @@ static int register_hook(struct hook *h)
 		goto unarmed;
 	if (!h->gated)
 		goto hooked;
-	msl_account_prepare(&h->account, h->site);
+	prepare_accounting(&h->account, h->site);
 	h->account.kp.symbol_name = symbol;
 	ret = register_kretprobe(&h->account);
 	if (ret)
@@ -319,6 +427,9 @@ int msl_probes_init(void)
 	lru_young = msl_sc_memcg_lru_young();
 	if (lru_young < 0)
 		return lru_young;
+	lru_tail = msl_sc_memcg_lru_tail();
+	if (lru_tail < 0)
+		return lru_tail;
 #endif
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
 		ret = register_hook(&hooks[i]);

@@ -10,6 +10,13 @@
  * the entry for the limit from memcg_state's pool, without allocating.
  * When the pool is empty the cgroup's id waits in a small ring for a work
  * item that can allocate.
+ *
+ * Not every memcg comes with a cgroup_mkdir: enabling +memory in a
+ * parent's cgroup.subtree_control gives its existing children memcgs of
+ * their own, with no event.  So while there are rules, a reconciliation
+ * runs every RECONCILE_INTERVAL over the memcgs created since it last
+ * looked (css serial numbers only grow) and gives those without a limit
+ * their rule's; it also catches any the ring had no room for.
  */
 #include <linux/cgroup.h>
 #include <linux/memcontrol.h>
@@ -21,6 +28,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include "compat.h"
 #include <memcg_softlimit/control.h>
 #include "memcg_state.h"
 #include "rules.h"
@@ -45,7 +53,17 @@ static DEFINE_MUTEX(rules_mutex);
 #define PENDING_SLOTS	256
 static u64 pending[PENDING_SLOTS];
 static unsigned int nr_pending;
-static atomic64_t pending_lost = ATOMIC64_INIT(0);
+/* New cgroups whose limit waited for the work item, or for the sweep. */
+static atomic64_t nr_deferred = ATOMIC64_INIT(0);
+static atomic64_t nr_ring_full = ATOMIC64_INIT(0);
+/* Memcgs the reconciliation gave their rule's limit. */
+static atomic64_t nr_reconciled = ATOMIC64_INIT(0);
+
+#define RECONCILE_INTERVAL	HZ
+/* The highest css serial number the reconciliation saw (rules_mutex). */
+static u64 serial_seen;
+static void reconcile(struct work_struct *work);
+static DECLARE_DELAYED_WORK(reconcile_work, reconcile);
 static DEFINE_RAW_SPINLOCK(pending_lock);
 static void apply_pending(struct work_struct *work);
 static DECLARE_WORK(pending_work, apply_pending);
@@ -102,10 +120,13 @@ static void defer(u64 id)
 		queued = true;
 	}
 	raw_spin_unlock(&pending_lock);
-	if (queued)
-		queue_work(system_unbound_wq, &pending_work);
-	else
-		atomic64_inc(&pending_lost);
+	if (queued) {
+		atomic64_inc(&nr_deferred);
+		queue_work(msl_unbound_wq, &pending_work);
+	} else {
+		/* The reconciliation will find it within a second. */
+		atomic64_inc(&nr_ring_full);
+	}
 }
 
 void msl_rules_cgroup_created(struct cgroup *cgrp, const char *path)
@@ -122,24 +143,29 @@ void msl_rules_cgroup_created(struct cgroup *cgrp, const char *path)
 	rcu_read_unlock();
 }
 
-/* Process context: the rule for @cgrp by its path, applied. */
-static void apply_one(const struct rule_set *set, struct cgroup *cgrp,
+/* Process context: the rule for @cgrp by its path, applied; true if set. */
+static bool apply_one(const struct rule_set *set, struct cgroup *cgrp,
 		      char *buf)
 {
 	const struct rule *r;
 	bool own;
 
 	if (cgroup_path(cgrp, buf, PATH_MAX) < 0)
-		return;
+		return false;
 	r = first_match(set, buf);
 	if (!r || r->action == MSL_RULE_UNSET)
-		return;
+		return false;
 	rcu_read_lock();
 	own = has_own_memcg(cgrp);
 	rcu_read_unlock();
-	if (own && msl_state_set_limit(cgrp, rule_pages(r)))
+	if (!own)
+		return false;
+	if (msl_state_set_limit(cgrp, rule_pages(r))) {
 		pr_warn_ratelimited("rules: no room for the soft limit of %s\n",
 				    buf);
+		return false;
+	}
+	return true;
 }
 
 static void apply_pending(struct work_struct *work)
@@ -173,26 +199,38 @@ static void apply_pending(struct work_struct *work)
 	kfree(buf);
 }
 
-/* Every memcg of the hierarchy now but the root, with a reference each. */
-static struct cgroup_subsys_state **collect_memcgs(unsigned int *nr)
+/*
+ * Every memcg of the hierarchy now but the root whose css serial number is
+ * above @after, with a reference each; *@last: the highest serial seen.
+ */
+static struct cgroup_subsys_state **collect_memcgs(u64 after, u64 *last,
+						   unsigned int *nr)
 {
 	struct cgroup_subsys_state *top, *pos, **all;
-	unsigned int n = 0, cap = 64;
+	unsigned int n = 0, cap = 0;
 
+	*last = after;
 	rcu_read_lock();
 	top = rcu_dereference(memory_cgrp_subsys.root->cgrp.subsys[memory_cgrp_id]);
-	css_for_each_descendant_pre(pos, top)
-		cap++;
+	css_for_each_descendant_pre(pos, top) {
+		if (pos != top && pos->serial_nr > after)
+			cap++;
+		*last = max(*last, pos->serial_nr);
+	}
 	rcu_read_unlock();
-	/* Cgroups made after this are the mkdir probe's. */
+	*nr = 0;
+	if (!cap)
+		return NULL;
+	/* Cgroups made after this are the mkdir probe's, or the next pass's. */
 	all = kvmalloc_array(cap, sizeof(*all), GFP_KERNEL);
 	if (!all)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	rcu_read_lock();
 	css_for_each_descendant_pre(pos, top) {
 		if (n == cap)
 			break;
-		if (pos != top && css_tryget_online(pos))
+		if (pos != top && pos->serial_nr > after &&
+		    pos->serial_nr <= *last && css_tryget_online(pos))
 			all[n++] = pos;
 	}
 	rcu_read_unlock();
@@ -200,25 +238,55 @@ static struct cgroup_subsys_state **collect_memcgs(unsigned int *nr)
 	return all;
 }
 
-static int apply_to_existing(const struct rule_set *set)
+/*
+ * The rules for every memcg with a serial number above @after (0: all of
+ * them); only to those without a limit when @unlimited_only.  Returns how
+ * many got one, or -ENOMEM; the serial seen moves on.  Under rules_mutex.
+ */
+static int apply_after(const struct rule_set *set, u64 after,
+		       bool unlimited_only)
 {
 	struct cgroup_subsys_state **all;
-	unsigned int n = 0, i;
+	unsigned int n = 0, i, applied = 0;
+	u64 last;
 	char *buf;
 
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
-	all = buf ? collect_memcgs(&n) : NULL;
-	if (!all) {
-		kfree(buf);
+	if (!buf)
 		return -ENOMEM;
+	all = collect_memcgs(after, &last, &n);
+	if (IS_ERR(all)) {
+		kfree(buf);
+		return PTR_ERR(all);
 	}
 	for (i = 0; i < n; i++) {
-		apply_one(set, all[i]->cgroup, buf);
+		if (!unlimited_only ||
+		    !msl_state_has_limit(cgroup_id(all[i]->cgroup)))
+			applied += apply_one(set, all[i]->cgroup, buf);
 		css_put(all[i]);
 	}
+	serial_seen = last;
 	kvfree(all);
 	kfree(buf);
-	return 0;
+	return applied;
+}
+
+static void reconcile(struct work_struct *work)
+{
+	const struct rule_set *set;
+	int applied;
+
+	mutex_lock(&rules_mutex);
+	set = rcu_dereference_protected(rules, lockdep_is_held(&rules_mutex));
+	if (!set || !set->nr) {
+		mutex_unlock(&rules_mutex);
+		return;
+	}
+	applied = apply_after(set, serial_seen, true);
+	mutex_unlock(&rules_mutex);
+	if (applied > 0)
+		atomic64_add(applied, &nr_reconciled);
+	schedule_delayed_work(&reconcile_work, RECONCILE_INTERVAL);
 }
 
 static struct rule_set *parse_set(char *text, size_t len)
@@ -283,8 +351,12 @@ int msl_rules_write(char *text, size_t len)
 	}
 	mutex_lock(&rules_mutex);
 	old = rcu_replace_pointer(rules, set, lockdep_is_held(&rules_mutex));
-	ret = apply_to_existing(set);
+	ret = apply_after(set, 0, false);
+	if (set->nr)
+		mod_delayed_work(msl_percpu_wq, &reconcile_work, RECONCILE_INTERVAL);
 	mutex_unlock(&rules_mutex);
+	if (ret > 0)
+		ret = 0;
 	if (old)
 		call_rcu(&old->rcu, free_set_rcu);
 	return ret;
@@ -322,9 +394,11 @@ unsigned int msl_rules_count(void)
 	return n;
 }
 
-u64 msl_rules_lost(void)
+void msl_rules_show_counts(struct seq_file *m)
 {
-	return atomic64_read(&pending_lost);
+	seq_printf(m, "rules_deferred: %lld\nrules_ring_full: %lld\nrules_reconciled: %lld\n",
+		   atomic64_read(&nr_deferred), atomic64_read(&nr_ring_full),
+		   atomic64_read(&nr_reconciled));
 }
 
 /* After cgroup_events.c detached: no probe can queue work any more. */
@@ -332,6 +406,7 @@ void msl_rules_exit(void)
 {
 	struct rule_set *set;
 
+	cancel_delayed_work_sync(&reconcile_work);
 	cancel_work_sync(&pending_work);
 	set = rcu_replace_pointer(rules, NULL, true);
 	synchronize_rcu();

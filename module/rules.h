@@ -16,8 +16,13 @@ struct seq_file;
 int msl_rules_write(char *text, size_t len);
 void msl_rules_show(struct seq_file *m);
 unsigned int msl_rules_count(void);
-/* New cgroups whose limit was lost (pool and pending ring both full). */
-u64 msl_rules_lost(void);
+/*
+ * For /proc/memcg_softlimit/status: new cgroups whose limit waited for a
+ * work item (the entry pool was empty), those that found its ring full
+ * too, and memcgs the reconciliation gave their limit (those, and memcgs
+ * that came without a cgroup_mkdir: +memory in a parent's subtree_control).
+ */
+void msl_rules_show_counts(struct seq_file *m);
 /* cgroup_mkdir, preemption off: gives the new cgroup its rule's limit. */
 void msl_rules_cgroup_created(struct cgroup *cgrp, const char *path);
 void msl_rules_exit(void);

@@ -33,6 +33,9 @@ enum {
 	SC_PROACTIVE,
 	SC_LOW_RECLAIM,
 	SC_LOW_SKIPPED,
+	SC_NR_TO_RECLAIM,
+	SC_MAY_SWAP,
+	SC_CACHE_TRIM,
 	SC_NR_FIELDS
 };
 
@@ -45,12 +48,17 @@ static struct msl_sc_field sc_fields[SC_NR_FIELDS] = {
 	/* memory.low's protocol, which the progress gate joins. */
 	[SC_LOW_RECLAIM] = { "memcg_low_reclaim", BTF_KIND_INT, 4, 0, NULL, 1 },
 	[SC_LOW_SKIPPED] = { "memcg_low_skipped", BTF_KIND_INT, 4, 0, NULL, 1 },
+	/* What the reclaimer asked for and may take: the depth bound. */
+	[SC_NR_TO_RECLAIM] = { "nr_to_reclaim", BTF_KIND_INT, 8, 0, NULL },
+	[SC_MAY_SWAP] = { "may_swap", BTF_KIND_INT, 4, 0, NULL, 1 },
+	/* The classic LRU's file-only mode, judged on the eligible memcgs. */
+	[SC_CACHE_TRIM] = { "cache_trim_mode", BTF_KIND_INT, 4, 0, NULL, 1 },
 };
 
 struct msl_sc_offsets msl_sc __read_mostly;
 
 static struct msl_btf vmlinux_btf;
-static int memcg_lru_young = -1;
+static int memcg_lru_young = -1, memcg_lru_tail = -1;
 
 static int resolve_field(struct msl_sc_field *f)
 {
@@ -129,6 +137,11 @@ int msl_sc_layout_init(void)
 		.proactive_bit = sc_fields[SC_PROACTIVE].bit_shift,
 		.low_reclaim_bit = sc_fields[SC_LOW_RECLAIM].bit_shift,
 		.low_skipped_bit = sc_fields[SC_LOW_SKIPPED].bit_shift,
+		.nr_to_reclaim = sc_fields[SC_NR_TO_RECLAIM].offset,
+		.may_swap = sc_fields[SC_MAY_SWAP].offset,
+		.may_swap_bit = sc_fields[SC_MAY_SWAP].bit_shift,
+		.cache_trim = sc_fields[SC_CACHE_TRIM].offset,
+		.cache_trim_bit = sc_fields[SC_CACHE_TRIM].bit_shift,
 	};
 
 	if (msl_test_field()) {
@@ -147,19 +160,30 @@ int msl_sc_layout_init(void)
 	return 0;
 }
 
-int msl_sc_memcg_lru_young(void)
+static int memcg_lru_op(const char *name, int *cached)
 {
 	s64 value;
 
-	if (memcg_lru_young < 0) {
-		if (msl_btf_enum_value(&vmlinux_btf, "MEMCG_LRU_YOUNG", &value) ||
+	if (*cached < 0) {
+		if (msl_btf_enum_value(&vmlinux_btf, name, &value) ||
 		    value < 0 || value > INT_MAX) {
-			pr_err("refusing to load: no MEMCG_LRU_YOUNG in BTF, which a skipped shrink_one() returns\n");
+			pr_err("refusing to load: no %s in BTF, which a skipped shrink_one() returns\n",
+			       name);
 			return -ENOENT;
 		}
-		memcg_lru_young = value;
+		*cached = value;
 	}
-	return memcg_lru_young;
+	return *cached;
+}
+
+int msl_sc_memcg_lru_young(void)
+{
+	return memcg_lru_op("MEMCG_LRU_YOUNG", &memcg_lru_young);
+}
+
+int msl_sc_memcg_lru_tail(void)
+{
+	return memcg_lru_op("MEMCG_LRU_TAIL", &memcg_lru_tail);
 }
 
 /*

@@ -24,9 +24,14 @@ struct msl_sc_offsets {
 	u32 proactive;
 	u32 low_reclaim;
 	u32 low_skipped;
+	u32 nr_to_reclaim;
+	u32 may_swap;
+	u32 cache_trim;
 	u8 proactive_bit;
 	u8 low_reclaim_bit;
 	u8 low_skipped_bit;
+	u8 may_swap_bit;
+	u8 cache_trim_bit;
 };
 extern struct msl_sc_offsets msl_sc;
 
@@ -36,8 +41,12 @@ int msl_sc_layout_init(void);
  * prototype the module expects of @like (a hooked function: @symbol).
  */
 int msl_verify_hook_proto(const char *symbol, const char *like);
-/* shrink_one()'s "move to the youngest generation", or -ENOENT. */
+/*
+ * shrink_one()'s "move to the young generation" and "to the tail of this
+ * one" (MGLRU's memcg LRU, mm/vmscan.c), or -ENOENT.
+ */
 int msl_sc_memcg_lru_young(void);
+int msl_sc_memcg_lru_tail(void);
 
 static inline void *msl_sc_field(const void *sc, u32 offset)
 {
@@ -88,6 +97,36 @@ static inline void msl_sc_note_low_skipped(void *sc)
 
 	if (!(old & bit))
 		WRITE_ONCE(*word, old | bit);
+}
+
+static inline bool msl_sc_may_swap(const void *sc)
+{
+	return msl_sc_bit(sc, msl_sc.may_swap, msl_sc.may_swap_bit);
+}
+
+static inline bool msl_sc_cache_trim_mode(const void *sc)
+{
+	return msl_sc_bit(sc, msl_sc.cache_trim, msl_sc.cache_trim_bit);
+}
+
+/*
+ * As msl_sc_note_low_skipped(): the owner's probe only.  prepare_scan_count()
+ * sets the mode again at the next shrink_node().
+ */
+static inline void msl_sc_clear_cache_trim_mode(void *sc)
+{
+	u32 *word = msl_sc_field(sc, msl_sc.cache_trim);
+	u32 bit = 1U << msl_sc.cache_trim_bit;
+	u32 old = READ_ONCE(*word);
+
+	if (old & bit)
+		WRITE_ONCE(*word, old & ~bit);
+}
+
+static inline unsigned long msl_sc_nr_to_reclaim(const void *sc)
+{
+	return READ_ONCE(*(const unsigned long *)
+			 msl_sc_field(sc, msl_sc.nr_to_reclaim));
 }
 
 static inline unsigned long msl_sc_nr_scanned(const void *sc)

@@ -5,8 +5,10 @@
  * no soft limit, and Debian 6.12 has no memcg->soft_limit at all).
  *
  * MSL_CTL_LIMITS, mode 0600:
- *   write "set <path> <size>\n"  size: bytes, optional K/M/G/T suffix
- *                                (powers of 1024), or "max" (immune)
+ *   write "set <path> <size>\n"  size: bytes, optional K/M/G/T or Ki/Mi/Gi/Ti
+ *                                (powers of 1024), or "max"/"infinity"
+ *                                (immune); 1 byte to a page less than a
+ *                                page is refused (0 pages: always over)
  *   write "unset <path>\n"       back to unset (module parameter unset)
  *   <path> is the cgroup's path below the cgroup2 mount, starting with
  *   '/'; it may contain spaces (everything up to the last space for set).
@@ -80,7 +82,14 @@ struct msl_ctl_cmd {
 int msl_ctl_parse(char *buf, size_t len, struct msl_ctl_cmd *cmd,
 		  const char **why);
 /* Parses "123", "64K", "1G", "max": 0, or -EINVAL / -ERANGE. */
+/*
+ * Bytes with an optional K, M, G, T or Ki, Mi, Gi, Ti (powers of 1024),
+ * or max (infinity).  0; -EINVAL malformed, -ERANGE too large, -EDOM
+ * more than 0 but less than a page (0 pages: always over).
+ */
 int msl_parse_size(const char *s, u64 *bytes, bool *is_max);
+/* What msl_parse_size()'s error means, in words. */
+const char *msl_size_why(int err);
 
 /*
  * Does cgroup path @path match rule pattern @pattern (MSL_CTL_RULES)?

@@ -15,9 +15,17 @@
  *					      excess: the largest it was
  *					      weighed against and the share
  *					      credit after the step, else 0)
+ *	lru_gen lru_seg			     (MGLRU's memcg LRU: generation
+ *					      from the node's oldest, 0 or 1,
+ *					      and segment, 2 = tail; -1 on the
+ *					      classic LRU)
  * memcg_softlimit:reclaimed  one after each gated call that ran
  *	cgroup_id nid priority kind nr_scanned nr_reclaimed (this call)
  *	scanned reclaimed		     (running totals)
+ * memcg_softlimit:dry_spell  a retry opened a dry spell on a node
+ *	nid kind spell_ms shift		     (every round there reclaims
+ *					      everyone for spell_ms; shift:
+ *					      doublings since the last quiet)
  * memcg_softlimit:snapshot   one per tracked memcg, on a write to
  *	MSL_CTL_SNAPSHOT
  *	seq cgroup_id  then one counter per reason (MSL_SNAPSHOT_REASON_FIELD)
@@ -28,6 +36,11 @@
  *					      calls whose pages went uncounted;
  *					      pooled: entries allocated ahead
  *					      for memcgs not yet met)
+ * memcg_softlimit:cgroup_path  a memcg's path, for readers elsewhere:
+ *	seq cgroup_id path		     (each tracked memcg at a snapshot,
+ *					      before its rows, seq the
+ *					      snapshot's; each memcg made,
+ *					      seq 0)
  */
 #ifndef MEMCG_SOFTLIMIT_EVENTS_H
 #define MEMCG_SOFTLIMIT_EVENTS_H
@@ -37,6 +50,8 @@
 #define MSL_EV_RECLAIMED	"reclaimed"
 #define MSL_EV_SNAPSHOT		"snapshot"
 #define MSL_EV_SNAPSHOT_DONE	"snapshot_done"
+#define MSL_EV_DRY_SPELL	"dry_spell"
+#define MSL_EV_CGROUP_PATH	"cgroup_path"
 
 /* Writing anything (e.g. "1") here emits one snapshot; mode 0200. */
 #define MSL_CTL_SNAPSHOT	"/proc/memcg_softlimit/snapshot"
@@ -46,7 +61,8 @@
  * decisions by reason: "policy_off", "targeted", "root", "below_threshold",
  * "over", "ancestor_over", "nothing_eligible", "under" (a skip),
  * "sibling_over" (a skip, policy walk), "none_over" (policy walk),
- * "excess_share" (a skip, policy excess);
+ * "excess_share" (a skip, policy excess), "retry", "dying", "dry_spell",
+ * "depth";
  * pages: "scanned_kswapd", "reclaimed_kswapd", "scanned_direct", ...
  */
 

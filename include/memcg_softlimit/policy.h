@@ -44,7 +44,10 @@ typedef uint64_t u64;
  * Why a step was decided so.  Skips: under, sibling_over (walk) and
  * excess_share (excess); every other reason reclaims.  retry: the
  * reclaimer's second round after one over the eligible cgroups reclaimed
- * nothing (the progress gate, README "Gates").
+ * nothing (the progress gate, docs/design.md "The gates"); dry_spell: a
+ * round on a node shortly after such a retry there; depth: a pass deeper
+ * than the eligible cgroups' supply justifies (module/depth.h); dying:
+ * the memcg was removed (its pages have no owner left to protect).
  */
 #define MSL_REASON_LIST(X, Xe)					\
 	X(MSL_REASON_OFF, policy_off)				\
@@ -58,7 +61,10 @@ typedef uint64_t u64;
 	X(MSL_REASON_SIBLING_OVER, sibling_over)		\
 	X(MSL_REASON_NONE_OVER, none_over)			\
 	X(MSL_REASON_EXCESS_SHARE, excess_share)		\
-	Xe(MSL_REASON_RETRY, retry)
+	X(MSL_REASON_RETRY, retry)				\
+	X(MSL_REASON_DYING, dying)				\
+	X(MSL_REASON_DRY_SPELL, dry_spell)			\
+	Xe(MSL_REASON_DEPTH, depth)
 #define MSL_REASONS	MSL_REASON_LIST(EM, EMe)
 
 /* Which rule decides at a gated pass (README "Policies"). */
@@ -191,7 +197,23 @@ struct msl_step {
 	 * module's own retry).
 	 */
 	bool retry;
-	/* No memcg is eligible now (V8 2/2): reclaim all, as stock. */
+	/* A round on a node in a dry spell after a retry (progress gate). */
+	bool dry_spell;
+	/*
+	 * The pass is deeper than the eligible memcgs' supply on the node
+	 * justifies for what the reclaimer asked (progress gate, depth.h).
+	 */
+	bool below_floor;
+	/*
+	 * The memcg is offline or being removed: reclaimed at every pass, as
+	 * the kernel drops a dying memcg's memory.min and memory.low.
+	 */
+	bool dying;
+	/*
+	 * No memcg but the root holds pages reclaim may take on the node
+	 * (V8 2/2): a memcg the policy would skip as under is reclaimed, as
+	 * stock (reason nothing_eligible); one it reclaims keeps its reason.
+	 */
 	bool nothing_eligible;
 	/*
 	 * Policy excess: the caller's state, see msl_excess_fn.  NULL: every

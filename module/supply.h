@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Each node's eligible supply: the pages that global reclaim may take from
+ * the memcgs the policy lets it reclaim there (the root's own included),
+ * counted by a work item outside the reclaim path and read by the probes
+ * as one word per node.
+ */
+#ifndef MSL_SUPPLY_H
+#define MSL_SUPPLY_H
+
+#include <linux/compiler.h>
+#include <linux/jiffies.h>
+#include <linux/types.h>
+
+/*
+ * A node's word: cold file pages of the eligible memcgs, the root's own
+ * included (bits 0-29), their cold anonymous pages where they have swap
+ * room (bits 30-59), saturating; whether memcgs other than the root hold
+ * file or anonymous pages, hot or cold (V8 2/2: "nothing but the root
+ * eligible"); whether the node holds pages of a memcg the policy
+ * protects.  0 until the first count, and once it is stale: nothing
+ * known.
+ */
+#define MSL_SUPPLY_PAGES_BITS	30
+#define MSL_SUPPLY_PAGES_MAX	((1ULL << MSL_SUPPLY_PAGES_BITS) - 1)
+#define MSL_SUPPLY_OTHERS_FILE	(1ULL << 60)
+#define MSL_SUPPLY_OTHERS_ANON	(1ULL << 61)
+#define MSL_SUPPLY_PROTECTS	(1ULL << 62)
+#define MSL_SUPPLY_KNOWN	(1ULL << 63)
+
+/*
+ * A count older than this says who held what then, not now: the first
+ * passes after a quiet spell (or the module's load) would judge on it
+ * until the count they kick is in (t-71 saw a count from before the
+ * neighbours' memory was written reclaim the protected cgroups as
+ * nothing_eligible).  Such a word reads as unknown.
+ */
+#define MSL_SUPPLY_STALE	(HZ / 2)
+
+extern u64 *msl_supply_words;
+extern unsigned long msl_supply_counted_at;
+/* Memcgs the policy protects now, with pages or not (MGLRU's placement). */
+extern unsigned long msl_supply_nr_protected;
+
+static inline u64 msl_supply_word(int nid)
+{
+	if (time_after(jiffies,
+		       READ_ONCE(msl_supply_counted_at) + MSL_SUPPLY_STALE))
+		return 0;
+	return READ_ONCE(msl_supply_words[nid]);
+}
+
+static inline u64 msl_supply_file(u64 word)
+{
+	return word & MSL_SUPPLY_PAGES_MAX;
+}
+
+static inline u64 msl_supply_anon(u64 word)
+{
+	return (word >> MSL_SUPPLY_PAGES_BITS) & MSL_SUPPLY_PAGES_MAX;
+}
+
+static inline unsigned long msl_supply_protected_memcgs(void)
+{
+	return READ_ONCE(msl_supply_nr_protected);
+}
+
+/* A pass of global reclaim began: count again if the last count is old. */
+void msl_supply_kick(void);
+int msl_supply_init(void);
+void msl_supply_exit(void);
+
+#endif /* MSL_SUPPLY_H */
