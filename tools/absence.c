@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <regex.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -91,6 +92,80 @@ static bool lockdown_active(const char *lockdown)
 	return lockdown && !strstr(lockdown, "[none]");
 }
 
+const char *msl_absence_kernels(const char *re, char *buf, size_t len)
+{
+	const char *p = re, *end;
+	size_t o = 0;
+
+	/* ^( alternatives )\. : each a release prefix, dots escaped */
+	if (strncmp(p, "^(", 2) || !(end = strstr(p, ")\\.")) ||
+	    strcmp(end, ")\\.")) {
+		snprintf(buf, len, "%s", re);
+		return buf;
+	}
+	for (p += 2; p < end && o + 2 < len; p++) {
+		if (*p == '\\')
+			continue;
+		if (*p == '|') {
+			o += (size_t)snprintf(buf + o, len - o, ", ");
+			continue;
+		}
+		buf[o++] = *p;
+	}
+	buf[o < len ? o : len - 1] = '\0';
+	return buf;
+}
+
+static bool kernel_supported(const char *re, const char *kernel)
+{
+	regex_t rx;
+	bool ok;
+
+	if (!re || regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))
+		return true;	/* unknown: not the reason */
+	ok = !regexec(&rx, kernel, 0, NULL, 0);
+	regfree(&rx);
+	return ok;
+}
+
+/* No module file: not built, and, where DKMS can tell, why. */
+static void not_built(const struct msl_absence_facts *f,
+		      struct msl_absence *out)
+{
+	char head[256], list[64];
+
+	snprintf(head, sizeof(head),
+		 "no %s module for the running kernel %s (none under /lib/modules/%s): it was not built for it",
+		 MSL_MODULE_NAME, f->kernel, f->kernel);
+	out->why = MSL_ABSENT_NOT_BUILT;
+	if (!f->dkms_version) {
+		snprintf(out->text, sizeof(out->text),
+			 "%s; DKMS has no memcg-softlimit sources: install memcg-softlimit-dkms (or make dkms-install from the sources)",
+			 head);
+	} else if (!kernel_supported(f->kernel_re, f->kernel)) {
+		out->why = MSL_ABSENT_UNSUPPORTED;
+		snprintf(out->text, sizeof(out->text),
+			 "%s; dkms.conf builds it for the kernels it is tested on, %s, and not for %s: boot one of those (Debian: linux-image-amd64, or from bookworm-backports)",
+			 head, msl_absence_kernels(f->kernel_re, list,
+						   sizeof(list)), f->kernel);
+	} else if (!f->headers) {
+		out->why = MSL_ABSENT_NO_HEADERS;
+		snprintf(out->text, sizeof(out->text),
+			 "%s; its headers are not installed: apt-get install linux-headers-%s (the package's kernel hook then builds it; or /etc/kernel/postinst.d/memcg-softlimit %s)",
+			 head, f->kernel, f->kernel);
+	} else if (!f->built && f->make_log_failed) {
+		out->why = MSL_ABSENT_BUILD_FAILED;
+		snprintf(out->detail, sizeof(out->detail), "%s", f->make_log);
+		snprintf(out->text, sizeof(out->text),
+			 "%s; dkms's build of memcg-softlimit %s failed for it: %s says why",
+			 head, f->dkms_version, f->make_log);
+	} else {
+		snprintf(out->text, sizeof(out->text),
+			 "%s; `dkms status` says which kernels have one: dkms install memcg-softlimit/%s -k %s",
+			 head, f->dkms_version, f->kernel);
+	}
+}
+
 void msl_absence_classify(const struct msl_absence_facts *f,
 			  struct msl_absence *out)
 {
@@ -98,10 +173,7 @@ void msl_absence_classify(const struct msl_absence_facts *f,
 
 	memset(out, 0, sizeof(*out));
 	if (!f->ko_path) {
-		out->why = MSL_ABSENT_NOT_BUILT;
-		snprintf(out->text, sizeof(out->text),
-			 "no %s module for the running kernel %s (none under /lib/modules/%s): it was not built for it; `dkms status` says which kernels have one (dkms builds for the kernels dkms.conf claims, with their headers installed)",
-			 MSL_MODULE_NAME, f->kernel, f->kernel);
+		not_built(f, out);
 		return;
 	}
 	/* Refused, and not loaded since (it says "hooked" when it loads). */
@@ -206,10 +278,81 @@ static char *kernel_log(void)
 	return buf;
 }
 
+#define DKMS_TREE	"/var/lib/dkms/memcg-softlimit"
+
+/* The newest version in DKMS's tree (with @kver built, if given). */
+static bool dkms_newest(const char *kver, char *buf, size_t len)
+{
+	char path[512];
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir(DKMS_TREE);
+
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;	/* kernel-* links, . and .. */
+		snprintf(path, sizeof(path), DKMS_TREE "/%s/%s", de->d_name,
+			 kver ? kver : "source");
+		if (access(path, F_OK))
+			continue;
+		if (!found || strverscmp(de->d_name, buf) > 0)
+			snprintf(buf, len, "%s", de->d_name);
+		found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+const char *msl_newer_installed(const char *loaded, char *buf, size_t len)
+{
+	struct utsname u;
+
+	uname(&u);
+	if (!loaded || !*loaded || !dkms_newest(u.release, buf, len))
+		return NULL;
+	return strverscmp(buf, loaded) > 0 ? buf : NULL;
+}
+
+/* What DKMS knows of the running kernel, for a module that is missing. */
+static void dkms_facts(struct msl_absence_facts *f, char *ver, size_t vlen,
+		       char *re, size_t rlen, char *mlog, size_t mlen)
+{
+	char path[512], *conf, *p, *log;
+
+	if (!dkms_newest(NULL, ver, vlen))
+		return;
+	f->dkms_version = ver;
+	snprintf(path, sizeof(path), "/usr/src/memcg-softlimit-%s/dkms.conf", ver);
+	conf = msl_read_all(path, NULL);
+	p = conf ? strstr(conf, "\nBUILD_EXCLUSIVE_KERNEL=\"") : NULL;
+	if (p) {
+		p += strlen("\nBUILD_EXCLUSIVE_KERNEL=\"");
+		snprintf(re, rlen, "%.*s", (int)strcspn(p, "\"\n"), p);
+		f->kernel_re = re;
+	}
+	free(conf);
+	snprintf(path, sizeof(path), "/lib/modules/%s/build", f->kernel);
+	f->headers = !access(path, F_OK);
+	snprintf(path, sizeof(path), DKMS_TREE "/%s/%s", ver, f->kernel);
+	f->built = !access(path, F_OK);
+	snprintf(mlog, mlen, DKMS_TREE "/%s/build/make.log", ver);
+	log = msl_read_all(mlog, NULL);
+	if (log) {
+		f->make_log = mlog;
+		/* dkms's log of a build for this kernel that stopped on an error */
+		f->make_log_failed = strstr(log, f->kernel) &&
+				     (strstr(log, "Error ") || strstr(log, "error:"));
+	}
+	free(log);
+}
+
 void msl_absence_probe(struct msl_absence *out)
 {
 	struct msl_absence_facts f = { .ko_signed = -1 };
-	char dir[512], ko[4096], lockdown[128], enforce[8];
+	char dir[512], ko[4096], lockdown[128], enforce[8], dkmsver[64];
+	char re[256], mlog[512];
 	struct utsname u;
 	char *log;
 
@@ -228,6 +371,9 @@ void msl_absence_probe(struct msl_absence *out)
 			 enforce[0] == 'Y';
 	log = kernel_log();
 	f.kmsg = log;
+	if (!f.ko_path)
+		dkms_facts(&f, dkmsver, sizeof(dkmsver), re, sizeof(re), mlog,
+			   sizeof(mlog));
 	msl_absence_classify(&f, out);
 	free(log);
 }
@@ -243,6 +389,12 @@ const char *msl_absence_word(enum msl_absence_why why)
 		return "lockdown";
 	case MSL_ABSENT_NOT_LOADED:
 		return "not_loaded";
+	case MSL_ABSENT_UNSUPPORTED:
+		return "unsupported_kernel";
+	case MSL_ABSENT_NO_HEADERS:
+		return "no_headers";
+	case MSL_ABSENT_BUILD_FAILED:
+		return "build_failed";
 	default:
 		return "loaded";
 	}

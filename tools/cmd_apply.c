@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * apply [FILE]: soft limits by path pattern, "PATTERN SIZE" lines (a
- * literal path is a pattern too; SIZE may be unset).  Every line is
+ * literal path is a pattern too; SIZE may be unset), from FILE or else
+ * from the configuration and its drop-ins (conf.c).  Every line is
  * checked here first, with the module's own parsers (ctl_parse.c), and a
- * file with a bad line changes nothing.  cgroup v2: the whole set goes to
+ * bad line anywhere changes nothing.  cgroup v2: the whole set goes to
  * the module's rules file in one write, and the module gives each cgroup
  * its limit as the cgroup is created (no daemon).  cgroup v1, or a module
  * without the rules file: the rules are applied to the cgroups that exist
@@ -13,7 +14,6 @@
  * from them), as the module does.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -22,132 +22,8 @@
 
 #include "opts.h"
 
-struct rule {
-	char pattern[PATH_MAX];
-	const char *size;		/* as written */
-	int line;
-	unsigned int matched;		/* cgroups matched now */
-};
-
-struct rules {
-	struct rule *v;
-	size_t n;
-};
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-/* A pattern as the module wants it: the mount's prefix taken off. */
-static void normalize(const struct msl_cgfs *fs, const char *in, char *out,
-		      size_t len)
-{
-	size_t ml = strlen(fs->mount);
-
-	if (ml > 1 && !strncmp(in, fs->mount, ml) &&
-	    (in[ml] == '/' || in[ml] == '\0'))
-		in += ml;
-	snprintf(out, len, "%s", *in ? in : "/");
-}
-
-/* One line into @r: 0, 1 for nothing (blank), -1 said. */
-static int parse_line(const struct msl_cgfs *fs, char *line,
-		      const char *where, struct rule *r)
-{
-	char *p, *size, check[PATH_MAX + 64];
-	struct msl_rule rule;
-	const char *why = NULL;
-
-	/* A comment: # at the start of the line or after a blank. */
-	for (p = line; *p; p++)
-		if (*p == '#' && (p == line || isspace((unsigned char)p[-1]))) {
-			*p = '\0';
-			break;
-		}
-	line = trim(line);
-	if (!*line)
-		return 1;
-	size = line + strlen(line);
-	while (size > line && !isspace((unsigned char)size[-1]))
-		size--;
-	if (size == line) {
-		msl_err("%sexpected \"PATH SIZE\"", where);
-		return -1;
-	}
-	size[-1] = '\0';
-	normalize(fs, trim(line), r->pattern, sizeof(r->pattern));
-	/* The module's own parser, on the line the module will get. */
-	snprintf(check, sizeof(check), "%s %s", r->pattern, size);
-	if (msl_rule_parse(check, &rule, &why) != 1) {
-		msl_err("%s%s: %s", where, r->pattern, why ? why : "empty rule");
-		return -1;
-	}
-	r->size = size;
-	return 0;
-}
-
-/* All lines: the number of bad ones (each said). */
-static int parse_file(const struct msl_cgfs *fs, const char *file,
-		      char *text, struct rules *rs)
-{
-	char *line, *next, where[PATH_MAX + 32];
-	int lineno = 0, bad = 0, ret;
-	size_t cap = 0;
-
-	for (line = text; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		if (rs->n == cap) {
-			struct rule *v;
-
-			cap = cap ? cap * 2 : 16;
-			v = realloc(rs->v, cap * sizeof(*v));
-			if (!v) {
-				msl_err("out of memory");
-				return bad + 1;
-			}
-			rs->v = v;
-		}
-		snprintf(where, sizeof(where), "%s:%d: ", file, lineno);
-		memset(&rs->v[rs->n], 0, sizeof(rs->v[0]));
-		rs->v[rs->n].line = lineno;
-		ret = parse_line(fs, line, where, &rs->v[rs->n]);
-		if (ret < 0)
-			bad++;
-		else if (!ret)
-			rs->n++;
-	}
-	if (rs->n > MSL_MAX_RULES) {
-		msl_err("%s: %zu rules, the module takes at most %d", file,
-			rs->n, MSL_MAX_RULES);
-		bad++;
-	}
-	return bad;
-}
-
-static const struct rule *first_match(const struct rules *rs,
-				      const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < rs->n; i++)
-		if (msl_path_match(rs->v[i].pattern, path))
-			return &rs->v[i];
-	return NULL;
-}
-
 /* Each existing cgroup to its first rule: how many each rule has now. */
-static int count_matches(const struct msl_cgfs *fs, struct rules *rs)
+static int count_matches(const struct msl_cgfs *fs, struct msl_conf *rs)
 {
 	struct msl_cgmap map = { 0 };
 	size_t i;
@@ -156,7 +32,8 @@ static int count_matches(const struct msl_cgfs *fs, struct rules *rs)
 	if (ret)
 		return ret;
 	for (i = 1; i < map.n; i++) {
-		struct rule *r = (struct rule *)first_match(rs, map.nodes[i].path);
+		struct msl_conf_rule *r = (struct msl_conf_rule *)
+			msl_conf_first_match(rs, map.nodes[i].path);
 
 		if (r && msl_cg_has_memcg(fs, map.nodes[i].path))
 			r->matched++;
@@ -165,7 +42,7 @@ static int count_matches(const struct msl_cgfs *fs, struct rules *rs)
 	return 0;
 }
 
-static char *rules_text(const struct rules *rs)
+static char *rules_text(const struct msl_conf *rs)
 {
 	char *text = NULL;
 	size_t len = 0, i;
@@ -182,7 +59,7 @@ static char *rules_text(const struct rules *rs)
 	return text;
 }
 
-static void say_matches(const struct rules *rs, const char *then)
+static void say_matches(const struct msl_conf *rs, const char *then)
 {
 	size_t i;
 
@@ -193,7 +70,7 @@ static void say_matches(const struct rules *rs, const char *then)
 }
 
 /* cgroup v2 with a module that keeps rules: one write of the whole set. */
-static int load_rules(const struct msl_cgfs *fs, struct rules *rs,
+static int load_rules(const struct msl_cgfs *fs, struct msl_conf *rs,
 		      bool dry_run)
 {
 	char *text;
@@ -232,8 +109,8 @@ static int load_rules(const struct msl_cgfs *fs, struct rules *rs,
  * cgroup that exists now, one change each; literal paths that name no
  * cgroup are said, not failed.
  */
-static int apply_now(const struct msl_cgfs *fs, struct rules *rs,
-		     const char *file, bool dry_run)
+static int apply_now(const struct msl_cgfs *fs, struct msl_conf *rs,
+		     bool dry_run)
 {
 	struct msl_v2limits v2 = { 0 };
 	struct msl_cgmap map = { 0 };
@@ -249,7 +126,8 @@ static int apply_now(const struct msl_cgfs *fs, struct rules *rs,
 		msl_v2limits_load(&v2);
 	for (i = 1; i < map.n; i++) {
 		const char *path = map.nodes[i].path;
-		struct rule *r = (struct rule *)first_match(rs, path);
+		struct msl_conf_rule *r = (struct msl_conf_rule *)
+			msl_conf_first_match(rs, path);
 		struct msl_change ch;
 
 		if (!r || !msl_cg_has_memcg(fs, path))
@@ -260,7 +138,7 @@ static int apply_now(const struct msl_cgfs *fs, struct rules *rs,
 			printf("%s: left as it is (unset)\n", path);
 			continue;
 		}
-		snprintf(where, sizeof(where), "%s:%d: ", file, r->line);
+		snprintf(where, sizeof(where), "%s:%d: ", r->file, r->line);
 		if (msl_parse_change(&ch, path, r->size, where) ||
 		    msl_change_one(fs, &ch, where, &v2, dry_run, true))
 			failed++;
@@ -277,7 +155,7 @@ static int apply_now(const struct msl_cgfs *fs, struct rules *rs,
 	msl_cgmap_free(&map);
 	msl_v2limits_free(&v2);
 	if (failed)
-		msl_err("%s: %d cgroup%s failed, %d applied", file, failed,
+		msl_err("%d cgroup%s failed, %d applied", failed,
 			failed == 1 ? "" : "s", applied);
 	return failed ? MSL_EXIT_ERR : MSL_EXIT_OK;
 }
@@ -289,27 +167,45 @@ static const struct msl_optuse apply_opts[] = {
 
 static int cmd_apply(const struct msl_cmdline *cl)
 {
+	/* FILE alone; by default the main file, then the drop-ins. */
 	const char *file = cl->nargs ? cl->args[0] : MSL_CONF_DEFAULT;
-	struct rules rs = { 0 };
+	const char *dir = cl->nargs ? NULL : MSL_CONF_DIR;
+	struct msl_conf rs = { 0 };
 	struct msl_cgfs fs;
-	char *text;
+	char **names;
 	int bad, ret;
+	size_t n;
 
-	text = msl_read_all(file, NULL);
-	if (!text) {
-		msl_err("cannot read %s: %s", file, strerror(errno));
-		return MSL_EXIT_ERR;
-	}
 	ret = msl_open_fs(&fs);
 	if (ret)
-		goto out;
-	bad = parse_file(&fs, file, text, &rs);
+		return ret;
+	/* By default the main file may be missing: the drop-ins are enough. */
+	if (dir && access(file, F_OK) && errno == ENOENT) {
+		if (msl_conf_dropins(dir, &names, &n) || !n) {
+			msl_err("nothing to apply: no %s, no %s/*.conf", file,
+				dir);
+			return MSL_EXIT_ERR;
+		}
+		while (n)
+			free(names[--n]);
+		free(names);
+		file = NULL;
+	}
+	bad = msl_conf_load(&rs, &fs, file, dir);
 	if (bad) {
-		msl_err("%s: %d bad line%s: nothing applied", file, bad,
-			bad == 1 ? "" : "s");
+		if (bad > 0)
+			msl_err("%d bad line%s: nothing applied", bad,
+				bad == 1 ? "" : "s");
 		ret = MSL_EXIT_ERR;
 		goto out;
 	}
+	if (rs.n > MSL_MAX_RULES) {
+		msl_err("%zu rules, the module takes at most %d: nothing applied",
+			rs.n, MSL_MAX_RULES);
+		ret = MSL_EXIT_ERR;
+		goto out;
+	}
+	msl_conf_warn(&rs);
 	if (!cl->dry_run) {
 		ret = msl_need_module(&fs);
 		if (ret)
@@ -318,18 +214,19 @@ static int cmd_apply(const struct msl_cmdline *cl)
 	if (fs.version == 2 && !access(MSL_CTL_RULES, F_OK))
 		ret = load_rules(&fs, &rs, cl->dry_run);
 	else
-		ret = apply_now(&fs, &rs, file, cl->dry_run);
+		ret = apply_now(&fs, &rs, cl->dry_run);
 out:
-	free(rs.v);
-	free(text);
+	msl_conf_free(&rs);
 	return ret;
 }
 
 const struct msl_cmd msl_cmd_apply = {
 	.name = "apply", .fn = cmd_apply, .opts = apply_opts, .args = "[FILE]",
+	.summary = "apply a file of \"PATTERN SIZE\" soft-limit rules",
 	.min_args = 0, .max_args = 1,
 	.help =
-	"Apply a file of \"PATTERN SIZE\" lines, by default " MSL_CONF_DEFAULT ":\n"
+	"Apply a file of \"PATTERN SIZE\" lines; by default " MSL_CONF_DEFAULT "\n"
+	"then " MSL_CONF_DIR "/*.conf in the order of their names:\n"
 	"PATTERN a cgroup path, '*' and '?' within one component, '**' for any\n"
 	"number of components (/system.slice/*.service 512M, /kubepods.slice/**\n"
 	"max); SIZE as set takes it, or unset (leave them as they are); the first\n"

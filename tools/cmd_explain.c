@@ -168,6 +168,7 @@ static const struct msl_optuse explain_opts[] = {
 	{ MSL_OPT_KIND, NULL },
 	{ MSL_OPT_POLICY, NULL },
 	{ MSL_OPT_JSON, "JSON: the chain and the decision at each priority" },
+	{ MSL_OPT_NO_COUNTERS, "no counters (they take a snapshot, which every recording of the module's events sees)" },
 	{ MSL_OPT_END, NULL },
 };
 
@@ -178,6 +179,7 @@ static int cmd_explain(const struct msl_cmdline *cl)
 	struct msl_explain_row rows[MSL_DEF_PRIORITY + 1];
 	struct msl_v2limits v2 = { 0 };
 	static struct msl_chain chain;
+	static struct msl_answer answer;
 	struct msl_module m;
 	struct msl_cgfs fs;
 	uint64_t id, ps;
@@ -215,9 +217,13 @@ static int cmd_explain(const struct msl_cmdline *cl)
 		chain.excess_max_path = max_path;
 	}
 	msl_explain(&m.params, cl->kind, &chain, rows);
+	memset(&answer, 0, sizeof(answer));
+	msl_answer_verdict(&m.params, &chain, rows, ps, answer.verdict,
+			   sizeof(answer.verdict));
+	msl_answer_gather(&fs, cgpath, id, &chain, !cl->no_counters, &answer);
 	if (cl->json) {
 		msl_explain_json(stdout, cgpath, id, fs.version, &m,
-				 cl->kind, &chain, rows, ps);
+				 cl->kind, &chain, rows, ps, &answer);
 		goto out;
 	}
 	printf("cgroup %s (id %llu), cgroup v%d, ", cgpath,
@@ -226,6 +232,7 @@ static int cmd_explain(const struct msl_cmdline *cl)
 		printf("module %s loaded\n", m.version[0] ? m.version : "");
 	else
 		printf("%s (showing its defaults)\n", msl_module_absent_why());
+	msl_answer_print(stdout, &answer, &chain, ps);
 	msl_explain_print(stdout, &m.params, cl->kind, &chain, rows,
 			  mglru_enabled(), ps);
 out:
@@ -236,12 +243,16 @@ out:
 
 const struct msl_cmd msl_cmd_explain = {
 	.name = "explain", .fn = cmd_explain, .opts = explain_opts,
+	.summary = "why reclaim would skip or reclaim one cgroup now",
 	.args = "PATH", .min_args = 1, .max_args = 1,
 	.help =
-	"Why global reclaim would skip or reclaim this cgroup now, at each\n"
-	"priority from 12 to 0: its ancestors' usage and soft limits and the\n"
-	"rule that decides, computed by the module's own policy code with its\n"
-	"current parameters (its defaults when it is not loaded).  -p explains\n"
-	"under that policy instead: walk also reads the siblings of each level,\n"
-	"excess the whole hierarchy for the largest excess.",
+	"Why global reclaim would skip or reclaim this cgroup now: a verdict with\n"
+	"its headroom and its ancestors', where its soft limit comes from (a\n"
+	"line of the configuration, set by hand, v1), its counters by reason\n"
+	"(root, module loaded), memory.min, memory.low and its memory pressure;\n"
+	"then, at each priority from 12 to 0, the rule that decides, computed\n"
+	"by the module's own policy code with its current parameters (its\n"
+	"defaults when it is not loaded).  -p explains under that policy\n"
+	"instead: walk also reads the siblings of each level, excess the whole\n"
+	"hierarchy for the largest excess.",
 };

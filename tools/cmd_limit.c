@@ -9,7 +9,7 @@
 
 #include "opts.h"
 
-#define SIZE_HELP "bytes with an optional K, M, G or T (powers of 1024), or max"
+#define SIZE_HELP "bytes with an optional K, M, G, T or Ki, Mi, Gi, Ti (powers of 1024), or max (infinity)"
 
 int msl_open_fs(struct msl_cgfs *fs)
 {
@@ -20,6 +20,18 @@ int msl_open_fs(struct msl_cgfs *fs)
 	return 0;
 }
 
+int msl_cg_filter(const struct msl_cgfs *fs, const char *arg, char *out,
+		  size_t len)
+{
+	char msg[PATH_MAX * 3];
+	uint64_t id;
+	int ret;
+
+	ret = msl_cg_resolve(fs, arg, 0, out, len, &id, msg, sizeof(msg));
+	if (ret)
+		msl_err("-c %s: %s", arg, msg);
+	return ret;
+}
 
 static uint64_t page_round(uint64_t bytes)
 {
@@ -116,13 +128,16 @@ int msl_parse_change(struct msl_change *ch, const char *path, const char *size,
 	ret = msl_size_parse(size, &ch->bytes, &ch->is_max);
 	if (ret) {
 		msl_err("%sbad size '%s': %s", where, size,
-			ret == -ERANGE ? "out of range" : SIZE_HELP);
+			ret == -ERANGE ? "out of range" : ret == -EDOM ?
+			msl_size_why(ret) : SIZE_HELP);
 		return MSL_EXIT_USAGE;
 	}
+	if (!ch->is_max && ch->bytes != page_round(ch->bytes))
+		msl_warn("%s%s: soft limits are kept in whole pages: %llu bytes",
+			 where, size,
+			 (unsigned long long)page_round(ch->bytes));
 	return 0;
 }
-
-static const struct msl_optuse no_opts[] = { { MSL_OPT_END, NULL } };
 
 static int cmd_set(const struct msl_cmdline *cl)
 {
@@ -139,16 +154,29 @@ static int cmd_set(const struct msl_cmdline *cl)
 		ret = msl_need_module(&fs);
 	if (!ret)
 		ret = msl_change_one(&fs, &ch, "", NULL, false, false);
+	if (!ret && cl->persist)
+		ret = msl_persist_set(&fs, ch.arg, ch.size);
 	return ret;
 }
 
+static const struct msl_optuse persist_opts[] = {
+	{ MSL_OPT_PERSIST, NULL },
+	{ MSL_OPT_END, NULL },
+};
+
 const struct msl_cmd msl_cmd_set = {
-	.name = "set", .fn = cmd_set, .opts = no_opts, .args = "PATH SIZE",
+	.name = "set", .fn = cmd_set, .opts = persist_opts, .args = "PATH SIZE",
+	.summary = "set the soft limit of a cgroup",
 	.min_args = 2, .max_args = 2,
 	.help =
-	"Set the soft limit of a cgroup: SIZE in bytes with an optional K, M, G\n"
-	"or T (powers of 1024), or max (never over: skipped by every first pass).\n"
-	"cgroup v1: memory.soft_limit_in_bytes; cgroup v2: the module.",
+	"Set the soft limit of a cgroup: SIZE in bytes with an optional K, M, G,\n"
+	"T or Ki, Mi, Gi, Ti (powers of 1024; less than a page is refused: it\n"
+	"would be 0 pages, always over), or max (infinity: never over, skipped\n"
+	"while any other cgroup can give reclaim what it asks for).\n"
+	"cgroup v1: memory.soft_limit_in_bytes, until reboot; cgroup v2: the\n"
+	"module, until it is unloaded or the machine reboots.  --persist also\n"
+	"writes it to " MSL_CONF_DIR "/set-<path>.conf, which apply\n"
+	"reads at each load of the module.",
 };
 
 static int cmd_unset(const struct msl_cmdline *cl)
@@ -163,15 +191,19 @@ static int cmd_unset(const struct msl_cmdline *cl)
 		ret = msl_need_module(&fs);
 	if (!ret)
 		ret = msl_change_one(&fs, &ch, "", NULL, false, false);
+	if (!ret && cl->persist)
+		ret = msl_persist_unset(&fs, ch.arg);
 	return ret;
 }
 
 const struct msl_cmd msl_cmd_unset = {
-	.name = "unset", .fn = cmd_unset, .opts = no_opts, .args = "PATH",
+	.name = "unset", .fn = cmd_unset, .opts = persist_opts, .args = "PATH",
+	.summary = "remove the soft limit of a cgroup",
 	.min_args = 1, .max_args = 1,
 	.help =
 	"Remove the soft limit of a cgroup (what unset means: module parameter\n"
-	"unset, inherit by default).",
+	"unset, inherit by default); --persist also removes the file that set\n"
+	"--persist wrote for it.",
 };
 
 static const struct msl_optuse get_opts[] = {
@@ -222,20 +254,17 @@ static int cmd_get(const struct msl_cmdline *cl)
 		printf("%s\n", buf);
 		return 0;
 	}
-	printf("{\"cgroup\":");
-	msl_put_json_str(stdout, cgpath);
-	printf(",\"id\":%llu,\"source\":\"%s\",\"soft_limit\":",
-	       (unsigned long long)id, msl_limit_src_name(lim.src));
-	if (lim.src == MSL_LIMIT_SET || (lim.src == MSL_LIMIT_V1 &&
-					 strcmp(buf, "max")))
-		printf("%llu}\n", (unsigned long long)lim.bytes);
-	else
-		printf("\"%s\"}\n", buf);
+	msl_json_begin(stdout, "get");
+	msl_json_path(stdout, "path", cgpath);
+	msl_json_u64(stdout, "id", id);
+	msl_json_limit(stdout, &lim);
+	fputs("}\n", stdout);
 	return 0;
 }
 
 const struct msl_cmd msl_cmd_get = {
 	.name = "get", .fn = cmd_get, .opts = get_opts, .args = "PATH",
+	.summary = "print the soft limit of a cgroup",
 	.min_args = 1, .max_args = 1,
 	.help = "Print the soft limit of a cgroup: a size, max, or unset.",
 };

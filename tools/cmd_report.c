@@ -22,8 +22,10 @@ struct report {
 	struct msl_evfmt fmt;
 	struct msl_evsink sink;
 	struct msl_snapcoll snaps;
-	struct msl_table activity;
+	struct msl_table *activity;	/* one, or one per interval */
+	size_t nactivity;
 	struct msl_table snap_times;	/* --between-snapshots */
+	struct msl_table paths;		/* what the recording names */
 	int err;
 };
 
@@ -85,6 +87,57 @@ static int read_file(const char *path, struct report *r)
 	return n < 0 ? -1 : found + n;
 }
 
+/*
+ * The rows' paths: the recording's own by default (its cgroup_path
+ * events), which are right wherever and whenever it is read; ids it does
+ * not name resolved on this machine only when asked (--local-paths), as
+ * they mean something only where, and while, it was recorded.
+ */
+static void name_rows(const struct msl_cmdline *cl, struct msl_table *out,
+		      const struct msl_table *paths, struct msl_cgmap *map,
+		      struct msl_print *pr)
+{
+	struct msl_cgfs fs;
+	size_t i, named = 0;
+
+	if (cl->ids) {
+		pr->paths_from = "none";
+		return;
+	}
+	pr->recorded = true;
+	if (cl->local_paths && !msl_cgfs_find(&fs, NULL) &&
+	    !msl_cgmap_build(map, &fs))
+		msl_table_resolve(out, map);
+	else
+		for (i = 0; i < out->n; i++)
+			out->rows[i].path = NULL;
+	for (i = 0; i < out->n; i++) {
+		const struct msl_row *p = msl_table_find(paths, out->rows[i].id);
+
+		if (p && p->path) {
+			out->rows[i].path = p->path;
+			named++;
+		}
+	}
+	pr->paths_from = cl->local_paths ? "recording+local" : "recording";
+	if (!paths->n && !cl->local_paths)
+		msl_warn("the recording names no cgroup (a module from before its cgroup_path event): --local-paths resolves the ids on this machine, right only where and while it was recorded");
+	else if (named < out->n && !cl->local_paths)
+		msl_warn("%zu of %zu cgroups are not named in the recording (made before it and never in a snapshot): --local-paths resolves them on this machine",
+			 out->n - named, out->n);
+}
+
+/* -c names a cgroup the recording has (with or without decisions). */
+static bool any_under(const struct msl_table *t, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (msl_path_under(prefix, t->rows[i].path))
+			return true;
+	return false;
+}
+
 static const struct msl_optuse report_opts[] = {
 	{ MSL_OPT_SNAPSHOT, NULL },
 	{ MSL_OPT_BETWEEN, NULL },
@@ -99,28 +152,111 @@ static const struct msl_optuse report_opts[] = {
 	{ MSL_OPT_NOHEADINGS, NULL },
 	{ MSL_OPT_BYTES, NULL },
 	{ MSL_OPT_IDS, NULL },
+	{ MSL_OPT_LOCAL_PATHS, NULL },
+	{ MSL_OPT_SINCE, NULL },
+	{ MSL_OPT_UNTIL, NULL },
 	{ MSL_OPT_END, NULL },
 };
+
+/*
+ * --since, --until, INTERVAL: the window in the recording's own time (from
+ * its first event, which a first reading finds) and its intervals, one
+ * table each.  0, or -1 when reading failed (said).
+ */
+static int set_window(const struct msl_cmdline *cl, const char *file,
+		      struct report *r, struct msl_print *pr)
+{
+	struct report first = { .err = 0 };
+	uint64_t span;
+	size_t n = 1;
+	int found;
+
+	found = read_file(file, &first);
+	if (found == 0)
+		msl_err("%s has no memcg_softlimit events", file);
+	else if (found == -1)
+		msl_err("cannot read the events of %s", file);
+	if (found <= 0)
+		return -1;
+	pr->window = true;
+	pr->since = cl->since >= 0 ? cl->since : 0;
+	pr->until = cl->until >= 0 ? cl->until :
+		    (double)(first.sink.last_ts - first.sink.first_ts + 1) / 1e9;
+	r->sink.t_from = first.sink.first_ts + (uint64_t)(pr->since * 1e9);
+	r->sink.t_to = first.sink.first_ts + (uint64_t)(pr->until * 1e9);
+	if (r->sink.t_to <= r->sink.t_from) {
+		msl_err("%s: the recording is %.3f s long, nothing after --since %g",
+			file, (double)(first.sink.last_ts - first.sink.first_ts) / 1e9,
+			pr->since);
+		return -1;
+	}
+	if (cl->interval > 0) {
+		r->sink.step = (uint64_t)(cl->interval * 1e9);
+		span = r->sink.t_to - r->sink.t_from;
+		n = (size_t)((span + r->sink.step - 1) / r->sink.step);
+	}
+	if (n > 100000) {
+		msl_err("%zu intervals: choose a longer INTERVAL", n);
+		return -1;
+	}
+	r->activity = calloc(n, sizeof(*r->activity));
+	if (!r->activity) {
+		msl_err("out of memory");
+		return -1;
+	}
+	r->nactivity = n;
+	return 0;
+}
+
+/* One table (or document) of the report. */
+static int print_one(const struct msl_cmdline *cl, struct msl_table *out,
+		     struct msl_print *pr, const struct report *r,
+		     const char *file)
+{
+	msl_table_sort(out, cl->sort_set ? cl->sort : MSL_SORT_PATH,
+		       cl->reverse);
+	if (cl->json) {
+		msl_print_json(stdout, out, pr);
+		return 0;
+	}
+	if (!cl->snapshot && !cl->raw && !cl->noheadings)
+		printf("# %llu decision, %llu reclaimed and %llu snapshot events in %s\n",
+		       (unsigned long long)r->sink.nr_decision,
+		       (unsigned long long)r->sink.nr_reclaimed,
+		       (unsigned long long)r->sink.nr_snapshot, file);
+	if (pr->window && !cl->raw && !cl->noheadings)
+		printf("# from %.3f s to %.3f s after the recording's first event\n",
+		       pr->since, pr->until);
+	if (msl_print_text(stdout, out, pr, cl)) {
+		msl_err("out of memory");
+		return -1;
+	}
+	if (cl->interval > 0 && !cl->raw)
+		putchar('\n');
+	return 0;
+}
 
 static int cmd_report(const struct msl_cmdline *cl)
 {
 	struct msl_print pr = {
 		.source = "events", .all = cl->all, .bytes = cl->bytes,
-		.no_paths = cl->ids, .cgroup = cl->cgroup,
+		.no_paths = cl->ids, .cgroup = cl->cgroup, .command = "report",
 	};
-	size_t ncols;
+	size_t ncols, i, matched = 0;
 	const struct msl_coldef *defs = msl_counter_columns(&ncols);
 	const char *file = cl->args[0];
 	struct msl_cgmap map = { 0 };
-	struct msl_table *out;
+	struct msl_table *out, one = { 0 };
 	struct report r;
-	struct msl_cgfs fs;
 	int n, found, ret;
+	double since;
 
 	ret = msl_cols_from_cmdline(cl, defs, ncols, msl_counter_default_cols,
 				    &pr.cols);
 	if (ret)
 		return ret < 0 ? MSL_EXIT_USAGE : MSL_EXIT_OK;
+	if (cl->count >= 0)
+		return msl_usage_error(cl->cmd, "report takes FILE and one INTERVAL, no COUNT");
 	ret = MSL_EXIT_ERR;
 	if (cl->snapshot)
 		pr.source = "snapshot";
@@ -128,9 +264,16 @@ static int cmd_report(const struct msl_cmdline *cl)
 		pr.source = "between-snapshots";
 
 	memset(&r, 0, sizeof(r));
-	r.sink.snaps = &r.snaps;
-	r.sink.activity = &r.activity;
+	r.activity = &one;
+	r.nactivity = 1;
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
+	if ((cl->since >= 0 || cl->until >= 0 || cl->interval > 0) &&
+	    set_window(cl, file, &r, &pr))
+		goto out;
+	r.sink.snaps = &r.snaps;
+	r.sink.activity = r.activity;
+	r.sink.nactivity = r.nactivity;
+	r.sink.paths = &r.paths;
 	if (cl->between) {
 		/* First the times of each cgroup's snapshots, then the events. */
 		struct report times = { .sink.snap_times = &r.snap_times };
@@ -168,38 +311,37 @@ static int cmd_report(const struct msl_cmdline *cl)
 		if (r.snaps.last_missing)
 			msl_warn("the last snapshot lacks %llu cgroups (lost events)",
 				 (unsigned long long)r.snaps.last_missing);
-		out = &r.snaps.last;
-	} else if (cl->between) {
-		if (r.snaps.nr_done < 2) {
-			msl_err("%s has %llu complete snapshots, --between-snapshots needs two (memcg-softlimit stat, twice, while recording)",
-				file, (unsigned long long)r.snaps.nr_done);
-			goto out;
-		}
-		out = &r.activity;
-		out->seq = r.snaps.last.seq;
-		out->nr_tracked = out->n;
-	} else {
-		out = &r.activity;
-		/* The activity has no snapshot_done: say what it is counted from. */
-		out->seq = r.snaps.nr_done ? r.snaps.last.seq : 0;
-		out->nr_tracked = out->n;
+		r.activity = &r.snaps.last;
+		r.nactivity = 1;
+	} else if (cl->between && r.snaps.nr_done < 2) {
+		msl_err("%s has %llu complete snapshots, --between-snapshots needs two (memcg-softlimit stat, twice, while recording)",
+			file, (unsigned long long)r.snaps.nr_done);
+		goto out;
 	}
-	if (!cl->ids && !msl_cgfs_find(&fs, NULL) && !msl_cgmap_build(&map, &fs))
-		msl_table_resolve(out, &map);
-	msl_table_sort(out, cl->sort_set ? cl->sort : MSL_SORT_PATH,
-		       cl->reverse);
-	if (cl->json) {
-		msl_print_json(stdout, out, &pr);
-	} else {
-		if (!cl->snapshot && !cl->raw && !cl->noheadings)
-			printf("# %llu decision, %llu reclaimed and %llu snapshot events in %s\n",
-			       (unsigned long long)r.sink.nr_decision,
-			       (unsigned long long)r.sink.nr_reclaimed,
-			       (unsigned long long)r.sink.nr_snapshot, file);
-		if (msl_print_text(stdout, out, &pr, cl)) {
-			msl_err("out of memory");
-			goto out;
+	for (i = 0; i < r.nactivity; i++) {
+		out = &r.activity[i];
+		if (!cl->snapshot) {
+			/* The activity has no snapshot_done: say what it is counted from. */
+			out->seq = r.snaps.nr_done ? r.snaps.last.seq : 0;
+			out->nr_tracked = out->n;
 		}
+		name_rows(cl, out, &r.paths, &map, &pr);
+		matched += !cl->cgroup || any_under(out, cl->cgroup);
+	}
+	if (!matched) {
+		msl_err("-c %s: no cgroup of the recording is %s or below it%s",
+			cl->cgroup, cl->cgroup, cl->ids ?
+			" (with --ids no cgroup has a path: leave out -c)" : "");
+		goto out;
+	}
+	since = pr.since;
+	for (i = 0; i < r.nactivity; i++) {
+		if (r.sink.step) {
+			pr.since = since + (double)i * cl->interval;
+			pr.until = pr.since + cl->interval;
+		}
+		if (print_one(cl, &r.activity[i], &pr, &r, file))
+			goto out;
 	}
 	ret = MSL_EXIT_OK;
 	goto out;
@@ -207,19 +349,30 @@ fail_read:
 	msl_err("cannot read the events of %s", file);
 out:
 	msl_snapcoll_free(&r.snaps);
-	msl_table_free(&r.activity);
+	for (i = 0; r.activity != &r.snaps.last && i < r.nactivity; i++)
+		msl_table_free(&r.activity[i]);
+	if (r.activity != &one && r.activity != &r.snaps.last)
+		free(r.activity);
+	msl_table_free(&one);
 	msl_table_free(&r.snap_times);
+	msl_paths_free(&r.paths);
 	msl_cgmap_free(&map);
 	return ret;
 }
 
 const struct msl_cmd msl_cmd_report = {
 	.name = "report", .fn = cmd_report, .opts = report_opts,
-	.args = "FILE", .min_args = 1, .max_args = 1,
+	.summary = "the per-cgroup summary of a trace-cmd recording",
+	.args = "FILE [INTERVAL]", .min_args = 1, .max_args = 1,
+	.flags = MSL_ARGS_INTERVAL,
 	.help =
 	"The per-cgroup summary of a trace-cmd recording (trace-cmd record -e\n"
 	"memcg_softlimit), every buffer of it: decisions by reason and pages by\n"
 	"kind counted from its events; --snapshot prints the last snapshot\n"
-	"recorded instead.  Cgroup ids are resolved on this machine; --ids does\n"
-	"not.",
+	"recorded instead.  Cgroups are named by the paths the recording holds\n"
+	"(the module traces them at each snapshot and each mkdir), wherever it\n"
+	"is read; --local-paths also resolves the ids it does not name on this\n"
+	"machine, --ids names none.  --since and --until keep the events of a\n"
+	"window (seconds after the recording's first event); INTERVAL prints a\n"
+	"table for each INTERVAL seconds of it."
 };

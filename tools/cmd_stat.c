@@ -5,6 +5,7 @@
  * a table, JSON, and Prometheus for node_exporter.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -18,13 +19,14 @@ static const struct msl_optuse stat_opts[] = {
 	{ MSL_OPT_CGROUP, NULL },
 	{ MSL_OPT_SORT, "sort by path (default), id, decisions, reclaims, skips, scanned, reclaimed" },
 	{ MSL_OPT_REVERSE, NULL },
-	{ MSL_OPT_ALL, "cgroups without decisions too; with --prometheus, series that are 0 too" },
+	{ MSL_OPT_ALL, "cgroups without decisions too" },
 	{ MSL_OPT_WIDE, "every column: each reason, pages by kind" },
 	{ MSL_OPT_OUTPUT, NULL },
 	{ MSL_OPT_RAW, NULL },
 	{ MSL_OPT_NOHEADINGS, NULL },
 	{ MSL_OPT_BYTES, NULL },
-	{ MSL_OPT_PROMETHEUS, "also write the totals to FILE (atomically) for node_exporter's textfile collector, memcg_softlimit_up 0 when the module is absent" },
+	{ MSL_OPT_PROMETHEUS, "also write the totals to FILE (atomically) for node_exporter's textfile collector, memcg_softlimit_up 0 when the module is absent; FILE.state keeps them growing across runs" },
+	{ MSL_OPT_DEPTH, NULL },
 	{ MSL_OPT_ID_LABEL, NULL },
 	{ MSL_OPT_QUIET, "no tables (with --prometheus); errors and warnings still said" },
 	{ MSL_OPT_END, NULL },
@@ -36,24 +38,6 @@ static double now(void)
 
 	gettimeofday(&tv, NULL);
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
-/* --prometheus: the totals, or memcg_softlimit_up 0 and why (t NULL). */
-static int write_prom(const struct msl_cmdline *cl, const struct msl_table *t,
-		      const char *down_why)
-{
-	struct msl_prom o = {
-		.down_why = down_why, .cgroup = cl->cgroup, .all = cl->all,
-		.id_label = cl->id_label,
-	};
-	const char *why;
-	int ret;
-
-	ret = msl_write_prometheus(cl->prometheus, t, &o, &why);
-	if (ret)
-		msl_err("cannot write %s: %s: %s", cl->prometheus, why,
-			strerror(-ret));
-	return ret;
 }
 
 static void print(const struct msl_cmdline *cl, struct msl_table *t,
@@ -74,16 +58,23 @@ static void print(const struct msl_cmdline *cl, struct msl_table *t,
  * The module absent: with --prometheus that is a state to report
  * (memcg_softlimit_up 0), not a failure of the timer that runs us.
  */
-static int module_absent(const struct msl_cmdline *cl, const char *why)
+static int module_absent(const struct msl_cmdline *cl,
+			 struct msl_exporter *ex, struct msl_print *pr,
+			 const char *why)
 {
 	if (!cl->prometheus) {
 		msl_err("%s", why);
 		return MSL_EXIT_ERR;
 	}
-	if (write_prom(cl, NULL, why))
+	/* (said when it changes, even with --quiet: worth a journal line) */
+	if (msl_exporter_write(ex, NULL, NULL, why))
 		return MSL_EXIT_ERR;
-	/* Even with --quiet: the one line worth a journal entry. */
-	msl_warn("%s (wrote memcg_softlimit_up 0 to %s)", why, cl->prometheus);
+	/* A document that says so: the caller asked for JSON and gets it. */
+	if (cl->json && !cl->quiet) {
+		pr->down_why = why;
+		pr->time = now();
+		msl_print_json(stdout, NULL, pr);
+	}
 	return MSL_EXIT_OK;
 }
 
@@ -92,12 +83,14 @@ static int cmd_stat(const struct msl_cmdline *cl)
 	struct msl_table prev = { 0 }, cur = { 0 }, delta = { 0 }, *out;
 	struct msl_print pr = {
 		.source = "snapshot", .all = cl->all, .bytes = cl->bytes,
-		.timestamp = cl->timestamp, .cgroup = cl->cgroup,
+		.timestamp = cl->timestamp, .command = "stat",
 	};
 	size_t ncols;
 	const struct msl_coldef *defs = msl_counter_columns(&ncols);
 	struct msl_cgmap map = { 0 };
 	struct msl_live live = { 0 };
+	struct msl_exporter ex;
+	char filter[PATH_MAX];
 	const char *why;
 	struct msl_cgfs fs;
 	int ret = MSL_EXIT_ERR;
@@ -107,20 +100,34 @@ static int cmd_stat(const struct msl_cmdline *cl)
 				    &pr.cols);
 	if (ret)
 		return ret < 0 ? MSL_EXIT_USAGE : MSL_EXIT_OK;
-	ret = MSL_EXIT_ERR;
 	if (msl_open_fs(&fs))
 		return MSL_EXIT_ERR;
+	if (cl->cgroup) {
+		ret = msl_cg_filter(&fs, cl->cgroup, filter, sizeof(filter));
+		if (ret)
+			return ret;
+		pr.cgroup = filter;
+	}
+	if (cl->prometheus &&
+	    msl_exporter_open(&ex, cl->prometheus, &fs, cl->depth, pr.cgroup,
+			      cl->id_label))
+		return MSL_EXIT_ERR;
+	ret = MSL_EXIT_ERR;
 	msl_signals_install();
-	if (!msl_module_loaded())
-		return module_absent(cl, msl_module_absent_why());
+	if (!msl_module_loaded()) {
+		ret = module_absent(cl, &ex, &pr, msl_module_absent_why());
+		goto out;
+	}
 	if (msl_cgmap_build(&map, &fs)) {
 		msl_err("cannot walk %s", fs.mount);
-		return MSL_EXIT_ERR;
+		goto out;
 	}
 	if (msl_live_open(&live, map.n, &why)) {
-		msl_cgmap_free(&map);
-		return msl_module_loaded() ? (msl_err("%s", why), MSL_EXIT_ERR) :
-		       module_absent(cl, why);
+		if (msl_module_loaded())
+			msl_err("%s", why);
+		else
+			ret = module_absent(cl, &ex, &pr, why);
+		goto out;
 	}
 	for (n = 0;; n++) {
 		if (msl_live_snapshot(&live, &cur, &why)) {
@@ -128,14 +135,14 @@ static int cmd_stat(const struct msl_cmdline *cl)
 				break;
 			msl_err("%s", why);
 			if (cl->prometheus && !msl_module_loaded())
-				write_prom(cl, NULL, why);
+				msl_exporter_write(&ex, NULL, NULL, why);
 			goto out;
 		}
 		pr.time = now();
 		msl_table_resolve_fresh(&cur, &map, &fs);
 		/* By path: the file reads the same way from one run to the next. */
 		msl_table_sort(&cur, MSL_SORT_PATH, false);
-		if (cl->prometheus && write_prom(cl, &cur, NULL))
+		if (cl->prometheus && msl_exporter_write(&ex, &cur, &map, NULL))
 			goto out;
 		out = &cur;
 		if (cl->interval > 0) {
@@ -155,6 +162,9 @@ static int cmd_stat(const struct msl_cmdline *cl)
 		}
 		if (!cl->quiet && (cl->interval == 0 || n > 0))
 			print(cl, out, &pr);
+		/* Nobody reads us any more (main says so): stop. */
+		if (ferror(stdout))
+			break;
 		if (cl->interval == 0 || (cl->count > 0 && n >= cl->count))
 			break;
 		if (msl_sleep(cl->interval))
@@ -162,6 +172,8 @@ static int cmd_stat(const struct msl_cmdline *cl)
 	}
 	ret = MSL_EXIT_OK;
 out:
+	if (cl->prometheus)
+		msl_exporter_close(&ex);
 	msl_live_close(&live);
 	msl_table_free(&prev);
 	msl_table_free(&cur);
@@ -172,6 +184,7 @@ out:
 
 const struct msl_cmd msl_cmd_stat = {
 	.name = "stat", .fn = cmd_stat, .opts = stat_opts,
+	.summary = "per-cgroup decision totals; --prometheus for node_exporter",
 	.args = "[INTERVAL [COUNT]]", .min_args = 0, .max_args = 0,
 	.flags = MSL_ARGS_INTERVAL,
 	.help =

@@ -88,9 +88,9 @@ static int count_v1_limits(const struct msl_cgfs *fs)
 
 /* What each policy does, by the policy's number (a lookup, no branch). */
 static const char *const policy_text[MSL_NR_POLICIES] = {
-	[MSL_POLICY_V8] = "the first reclaim pass skips cgroups under their soft limit",
-	[MSL_POLICY_WALK] = "the first reclaim pass takes, level by level from the top, only the cgroups over their soft limit",
-	[MSL_POLICY_EXCESS] = "the first reclaim pass takes the cgroups over their soft limit (or below one that is), each at a share of its steps in proportion to its excess",
+	[MSL_POLICY_V8] = "a gated pass skips cgroups under their soft limit",
+	[MSL_POLICY_WALK] = "a gated pass takes, level by level from the top, only the cgroups over their soft limit",
+	[MSL_POLICY_EXCESS] = "a gated pass takes the cgroups over their soft limit (or below one that is), each at a share of its steps in proportion to its excess",
 };
 
 struct status {
@@ -106,6 +106,8 @@ struct status {
 	int hooks[NR_HOOKS];		/* without MSL_CTL_STATUS */
 	bool hooks_known;
 	long limits;			/* -1: unknown */
+	char newer_buf[64];
+	const char *newer;		/* installed, newer than the loaded one */
 };
 
 /* The value of "key: value" in MSL_CTL_STATUS's text, into @buf. */
@@ -149,6 +151,8 @@ static void gather(struct status *st)
 	st->mglru_sym = kallsyms_has("try_to_shrink_lruvec");
 	if (!st->m.loaded)
 		goto limits;
+	st->newer = msl_newer_installed(st->m.version, st->newer_buf,
+					sizeof(st->newer_buf));
 	st->ctl = msl_read_all(MSL_CTL_STATUS, NULL);
 	if (!st->ctl)
 		st->hooks_known = read_kprobes(st->hooks) == 0;
@@ -195,6 +199,10 @@ static void print_text(const struct status *st)
 	if (m->loaded)
 		printf("module:      loaded, version %s\n",
 		       m->version[0] ? m->version : "?");
+	if (st->newer)
+		printf("update:      %s %s is installed for this kernel, %s is loaded: modprobe -r %s && modprobe %s (or reboot) loads it\n",
+		       MSL_MODULE_NAME, st->newer, m->version, MSL_MODULE_NAME,
+		       MSL_MODULE_NAME);
 	else
 		printf("module:      absent (%s): %s\n",
 		       msl_absence_word(st->absent.why), st->absent.text);
@@ -243,52 +251,49 @@ static void print_text(const struct status *st)
 		       MSL_CTL_LIMITS);
 }
 
-static void json_str_or_null(const char *key, const char *v, bool comma)
-{
-	printf("\"%s\":", key);
-	if (v)
-		msl_put_json_str(stdout, v);
-	else
-		fputs("null", stdout);
-	if (comma)
-		putchar(',');
-}
-
 static void print_json(const struct status *st)
 {
 	const struct msl_module *m = &st->m;
-	char buf[512], t[16];
+	char buf[512];
+	FILE *f = stdout;
 
-	printf("{\"loaded\":%s,", m->loaded ? "true" : "false");
-	json_str_or_null("absent", m->loaded ? NULL :
-			 msl_absence_word(st->absent.why), true);
-	json_str_or_null("why", m->loaded ? NULL : st->absent.text, true);
-	json_str_or_null("kernel_log", m->loaded || !st->absent.detail[0] ?
-			 NULL : st->absent.detail, true);
-	json_str_or_null("version", m->loaded ? m->version : NULL, true);
+	msl_json_begin(f, "status");
+	msl_json_bool(f, "loaded", m->loaded);
+	msl_json_str(f, "absent", m->loaded ? NULL :
+		     msl_absence_word(st->absent.why));
+	msl_json_str(f, "why", m->loaded ? NULL : st->absent.text);
+	msl_json_str(f, "kernel_log", m->loaded || !st->absent.detail[0] ?
+		     NULL : st->absent.detail);
+	msl_json_str(f, "version", m->loaded ? m->version : NULL);
+	msl_json_str(f, "installed_version", st->newer);
 	if (m->loaded) {
-		printf("\"params\":{\"enabled\":%s,\"policy\":\"%s\",\"priority_threshold\":\"%s\",\"unset\":\"%s\",\"keep_v1_reclaim\":%s},",
-		       m->params.enabled ? "true" : "false",
-		       msl_policy_name(m->params.policy),
-		       msl_threshold_fmt(m->params.priority_threshold, t,
-					 sizeof(t)),
-		       msl_unset_name(m->params.unset),
-		       m->keep_v1_reclaim ? "true" : "false");
-		json_str_or_null("gate", st->ctl && ctl_value(st->ctl, "gate", buf, sizeof(buf)) ?
-				 buf : msl_gate_name(msl_gate_of(&m->params)), true);
-		json_str_or_null("gating", st->ctl ? ctl_value(st->ctl, "gating", buf, sizeof(buf)) : NULL, true);
+		msl_json_params(f, &m->params, &m->keep_v1_reclaim);
+		msl_json_str(f, "gate", st->ctl && ctl_value(st->ctl, "gate", buf, sizeof(buf)) ?
+			     buf : msl_gate_name(msl_gate_of(&m->params)));
+		msl_json_str(f, "gating", st->ctl ? ctl_value(st->ctl, "gating", buf, sizeof(buf)) : NULL);
 		hooks_text(st, buf, sizeof(buf));
-		json_str_or_null("hooks", buf, true);
-		json_str_or_null("rules", st->ctl ? ctl_value(st->ctl, "rules", buf, sizeof(buf)) : NULL, true);
-		json_str_or_null("reclaim", reclaim_path(st), true);
+		msl_json_str(f, "hooks", buf);
+		msl_json_key(f, "rules");
+		if (st->ctl && ctl_value(st->ctl, "rules", buf, sizeof(buf)))
+			fprintf(f, "%ld", strtol(buf, NULL, 10));
+		else
+			fputs("null", f);
+		msl_json_str(f, "reclaim", reclaim_path(st));
 	}
-	json_str_or_null("kernel", st->kernel, true);
-	if (st->have_fs) {
-		printf("\"cgroup_version\":%d,", st->fs.version);
-		json_str_or_null("cgroup_mount", st->fs.mount, true);
-	}
-	json_str_or_null("lru", st->lru[0] && st->mglru_on ? "mglru" : "classic", true);
-	printf("\"soft_limits\":%ld}\n", st->limits);
+	msl_json_str(f, "kernel", st->kernel);
+	msl_json_key(f, "cgroup_version");
+	if (st->have_fs)
+		fprintf(f, "%d", st->fs.version);
+	else
+		fputs("null", f);
+	msl_json_path(f, "cgroup_mount", st->have_fs ? st->fs.mount : NULL);
+	msl_json_str(f, "lru", st->lru[0] && st->mglru_on ? "mglru" : "classic");
+	msl_json_key(f, "soft_limits");
+	if (st->limits >= 0)
+		fprintf(f, "%ld", st->limits);
+	else
+		fputs("null", f);
+	fputs("}\n", f);
 }
 
 static const struct msl_optuse status_opts[] = {
@@ -316,6 +321,7 @@ static int cmd_status(const struct msl_cmdline *cl)
 
 const struct msl_cmd msl_cmd_status = {
 	.name = "status", .fn = cmd_status, .opts = status_opts, .args = NULL,
+	.summary = "the module (or why it is absent), its gate, parameters and hooks",
 	.min_args = 0, .max_args = 0,
 	.help =
 	"The module (loaded, version, policy, parameters, gate, hooks, rules) or\n"

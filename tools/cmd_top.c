@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,7 @@ struct screen {
 	const struct msl_module *m;
 	const struct msl_v2limits *v2;
 	struct msl_cols cols;
+	const char *cgroup;		/* -c, below the mount */
 	double interval;
 	double time;
 };
@@ -229,50 +231,83 @@ static void header(FILE *f, const struct msl_table *t, const struct screen *s)
 		(unsigned long long)t->missed);
 }
 
+/* One document per screen, json.c's vocabulary, every field. */
+static void screen_json(FILE *f, const struct msl_table *t,
+			const struct screen *s)
+{
+	const char *sep = "";
+	struct msl_limit lim;
+	uint64_t usage;
+	size_t i;
+
+	msl_json_begin(f, "top");
+	fprintf(f, ",\"time\":%.3f,\"interval\":%.3f", s->time, s->interval);
+	msl_json_u64(f, "seq", t->seq);
+	msl_json_u64(f, "nr_tracked", t->nr_tracked);
+	msl_json_u64(f, "untracked", t->untracked);
+	msl_json_u64(f, "dying", t->dying);
+	msl_json_u64(f, "missed", t->missed);
+	msl_json_params(f, &s->m->params, NULL);
+	msl_json_key(f, "cgroups");
+	fputc('[', f);
+	for (i = 0; i < t->n; i++) {
+		const struct msl_row *r = &t->rows[i];
+
+		if (!s->cl->all && msl_counts_zero(&r->c))
+			continue;
+		if (!msl_path_under(s->cgroup, r->path))
+			continue;
+		fprintf(f, "%s\n{\"id\":%llu", sep, (unsigned long long)r->id);
+		sep = ",";
+		msl_json_path(f, "path", r->path);
+		msl_json_str(f, "status", status_of(&r->c));
+		msl_json_u64(f, "reclaims", msl_counts_reclaims(&r->c));
+		msl_json_u64(f, "skips", msl_counts_skips(&r->c));
+		msl_json_u64(f, "scanned_bytes",
+			     msl_page_bytes(msl_counts_scanned(&r->c)));
+		msl_json_u64(f, "reclaimed_bytes",
+			     msl_page_bytes(msl_counts_reclaimed(&r->c)));
+		msl_json_key(f, "usage_bytes");
+		if (r->path && !msl_cg_usage(s->fs, r->path, &usage))
+			fprintf(f, "%llu", (unsigned long long)usage);
+		else
+			fputs("null", f);
+		if (r->path && strcmp(r->path, "/") &&
+		    !msl_limit_get(s->fs, r->path, s->v2, &lim))
+			msl_json_limit(f, &lim);
+		else
+			fputs(",\"soft_limit\":null,\"soft_limit_bytes\":null", f);
+		fputc('}', f);
+	}
+	fputs("\n]}\n", f);
+}
+
 static int screen(FILE *f, const struct msl_table *t, const struct screen *s)
 {
 	const struct msl_cmdline *cl = s->cl;
 	struct libscols_table *tb;
 	struct libscols_line *ln;
-	size_t i, shown = 0, json_len = 0;
-	char *json = NULL, *p;
-	FILE *out = f;
+	size_t i, shown = 0;
 
 	if (cl->json) {
-		fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"seq\":%llu,\"nr_tracked\":%llu,\"untracked\":%llu,\"dying\":%llu,\"missed\":%llu,\n",
-			s->time, s->interval, (unsigned long long)t->seq,
-			(unsigned long long)t->nr_tracked,
-			(unsigned long long)t->untracked,
-			(unsigned long long)t->dying,
-			(unsigned long long)t->missed);
-	} else if (!cl->raw && !cl->noheadings) {
+		screen_json(f, t, s);
+		return 0;
+	}
+	if (!cl->raw && !cl->noheadings)
 		header(f, t, s);
-	} else if (cl->timestamp) {
+	else if (cl->timestamp) {
 		put_time(f, s->time);
 		fputc('\n', f);
 	}
-	/*
-	 * libsmartcols writes JSON as a whole document: it goes to memory,
-	 * and its members follow ours in one object.
-	 */
-	if (cl->json) {
-		out = open_memstream(&json, &json_len);
-		if (!out)
-			return -1;
-	}
-	tb = msl_scols_new(cl, top_cols, &s->cols, out);
-	if (!tb) {
-		if (cl->json)
-			fclose(out);
-		free(json);
+	tb = msl_scols_new(cl, top_cols, &s->cols, f);
+	if (!tb)
 		return -1;
-	}
 	for (i = 0; i < t->n; i++) {
 		const struct msl_row *r = &t->rows[i];
 
 		if (!cl->all && msl_counts_zero(&r->c))
 			continue;
-		if (!msl_path_under(cl->cgroup, r->path))
+		if (!msl_path_under(s->cgroup, r->path))
 			continue;
 		ln = scols_table_new_line(tb, NULL);
 		if (!ln)
@@ -280,19 +315,10 @@ static int screen(FILE *f, const struct msl_table *t, const struct screen *s)
 		fill(ln, r, s);
 		shown++;
 	}
-	msl_scols_print(tb, cl, top_cols, &s->cols, out);
-	if (cl->json)
-		fflush(out);
+	msl_scols_print(tb, cl, top_cols, &s->cols, f);
 	scols_unref_table(tb);
-	if (cl->json) {
-		fclose(out);
-		/* (its members, without the opening brace and blanks) */
-		p = json ? strchr(json, '{') : NULL;
-		fputs(p ? p + 1 + strspn(p + 1, " \n") : "\"cgroups\":[]}\n", f);
-		free(json);
-	} else if (!shown && !cl->raw) {
+	if (!shown && !cl->raw)
 		fprintf(f, "(no reclaim decisions in this interval)\n");
-	}
 	return 0;
 }
 
@@ -304,6 +330,7 @@ static int cmd_top(const struct msl_cmdline *cl)
 	struct msl_live live = { 0 };
 	struct screen s = { .cl = cl, .v2 = &v2 };
 	bool batch = cl->batch || cl->json;
+	char filter[PATH_MAX];
 	struct msl_module m;
 	struct timespec now;
 	struct msl_cgfs fs;
@@ -315,7 +342,6 @@ static int cmd_top(const struct msl_cmdline *cl)
 				    &s.cols);
 	if (ret)
 		return ret < 0 ? MSL_EXIT_USAGE : MSL_EXIT_OK;
-	ret = MSL_EXIT_ERR;
 	s.interval = cl->interval > 0 ? cl->interval : 2;
 	s.fs = &fs;
 	s.m = &m;
@@ -323,6 +349,13 @@ static int cmd_top(const struct msl_cmdline *cl)
 		batch = true;
 	if (msl_open_fs(&fs))
 		return MSL_EXIT_ERR;
+	if (cl->cgroup) {
+		ret = msl_cg_filter(&fs, cl->cgroup, filter, sizeof(filter));
+		if (ret)
+			return ret;
+		s.cgroup = filter;
+	}
+	ret = MSL_EXIT_ERR;
 	msl_signals_install();
 	if (msl_cgmap_build(&map, &fs)) {
 		msl_err("cannot walk %s", fs.mount);
@@ -374,6 +407,9 @@ static int cmd_top(const struct msl_cmdline *cl)
 		if (batch && !cl->json)
 			putchar('\n');
 		fflush(stdout);
+		/* Nobody reads us any more (main says so): stop. */
+		if (ferror(stdout))
+			break;
 	}
 	ret = MSL_EXIT_OK;
 out:
@@ -389,6 +425,7 @@ out:
 
 const struct msl_cmd msl_cmd_top = {
 	.name = "top", .fn = cmd_top, .opts = top_opts,
+	.summary = "live: the cgroups reclaim hits and spares, every interval",
 	.args = "[INTERVAL [COUNT]]", .min_args = 0, .max_args = 0,
 	.flags = MSL_ARGS_INTERVAL,
 	.help =

@@ -3,8 +3,8 @@
  * tree: every cgroup of the memory hierarchy with its usage and soft limit,
  * over or under, what the first pass of global reclaim would decide now
  * (msl_decide() on its chain), and its decision totals (one snapshot);
- * drawn by libsmartcols, which also gives -o, --raw and --json (nested
- * "children", as lsblk's).
+ * drawn by libsmartcols, which also gives -o and --raw; --json is
+ * json.c's vocabulary, every field, nested "children" as lsblk's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -137,7 +137,7 @@ static const char tree_default_cols_nocounts[] =
 static const struct msl_optuse tree_opts[] = {
 	{ MSL_OPT_NO_COUNTERS, "no decision totals (no snapshot; no module needed)" },
 	{ MSL_OPT_POLICY, NULL },
-	{ MSL_OPT_JSON, "JSON: each cgroup with its \"children\"" },
+	{ MSL_OPT_JSON, "JSON: each cgroup with every field and its \"children\"" },
 	{ MSL_OPT_OUTPUT, NULL },
 	{ MSL_OPT_WIDE, NULL },
 	{ MSL_OPT_RAW, NULL },
@@ -177,8 +177,12 @@ static void cell_u64(struct libscols_line *ln, size_t col, uint64_t v)
 	scols_line_set_data(ln, col, buf);
 }
 
-/* What a first pass decides now, "reclaim 63% (over)" under excess. */
-static void first_pass(const struct tree *t, size_t i, char *fp, size_t len)
+/*
+ * What a first pass decides now; under excess, the share of first-pass
+ * steps that reclaim it (100 elsewhere).
+ */
+static void decide_first_pass(const struct tree *t, size_t i,
+			      struct msl_decision *d, unsigned int *pct)
 {
 	const struct msl_cgnode *n = &t->map->nodes[i];
 	struct msl_step step = {
@@ -187,13 +191,20 @@ static void first_pass(const struct tree *t, size_t i, char *fp, size_t len)
 		.effective_priority = MSL_DEF_PRIORITY,
 	};
 	struct walk wk = { t->info, (int)i };
+
+	msl_decide(&t->m->params, &step, next_level, &wk, d);
+	*pct = msl_policy_ops(t->m->params.policy)->weighs_excess &&
+	       d->verdict == MSL_RECLAIM && d->excess ?
+	       msl_excess_percent(d->excess, t->excess_max) : 100;
+}
+
+/* "reclaim (over)", "reclaim 63% (over)" under excess. */
+static void first_pass(const struct tree *t, size_t i, char *fp, size_t len)
+{
 	struct msl_decision d;
 	unsigned int pct;
 
-	msl_decide(&t->m->params, &step, next_level, &wk, &d);
-	pct = msl_policy_ops(t->m->params.policy)->weighs_excess &&
-	      d.verdict == MSL_RECLAIM && d.excess ?
-	      msl_excess_percent(d.excess, t->excess_max) : 100;
+	decide_first_pass(t, i, &d, &pct);
 	if (pct < 100)
 		snprintf(fp, len, "%s %s%u%% (%s)", msl_verdict_name(d.verdict),
 			 d.excess * 100 < t->excess_max ? "<" : "", pct,
@@ -201,6 +212,56 @@ static void first_pass(const struct tree *t, size_t i, char *fp, size_t len)
 	else
 		snprintf(fp, len, "%s (%s)", msl_verdict_name(d.verdict),
 			 msl_reason_name(d.reason));
+}
+
+static void json_opt_u64(FILE *f, const char *key, bool have, uint64_t v)
+{
+	msl_json_key(f, key);
+	if (have)
+		fprintf(f, "%llu", (unsigned long long)v);
+	else
+		fputs("null", f);
+}
+
+/* One cgroup's members, every field (JSON ignores -o). */
+static void json_node(FILE *f, const struct tree *t, size_t i)
+{
+	const struct msl_cgnode *n = &t->map->nodes[i];
+	const struct node_info *in = &t->info[i];
+	struct msl_limit lim = { in->level.src, in->level.soft_limit * t->ps };
+	bool root = n->depth == 0, memcg = in->has_memcg || root;
+	const struct msl_row *row = t->snap ? msl_table_find(t->snap, n->id) :
+				    NULL;
+	struct msl_decision d;
+	unsigned int pct;
+
+	fprintf(f, "{\"id\":%llu", (unsigned long long)n->id);
+	msl_json_path(f, "path", n->path);
+	msl_json_bool(f, "memcg", memcg);
+	json_opt_u64(f, "usage_bytes", memcg && !(root && t->fs->version == 2),
+		     in->level.usage * t->ps);
+	if (!root && in->has_memcg) {
+		msl_json_limit(f, &lim);
+		msl_json_bool(f, "over", msl_level_over(&t->m->params,
+							&in->level));
+	} else {
+		fputs(",\"soft_limit\":null,\"soft_limit_bytes\":null,\"over\":null", f);
+	}
+	msl_json_key(f, "first_pass");
+	if (memcg) {
+		decide_first_pass(t, i, &d, &pct);
+		fputs("{\"verdict\":", f);
+		msl_put_json_str(f, msl_verdict_name(d.verdict));
+		msl_json_str(f, "reason", msl_reason_name(d.reason));
+		msl_json_u64(f, "share_percent", pct);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	json_opt_u64(f, "reclaims", t->snap, row ? msl_counts_reclaims(&row->c) : 0);
+	json_opt_u64(f, "skips", t->snap, row ? msl_counts_skips(&row->c) : 0);
+	json_opt_u64(f, "reclaimed_bytes", t->snap,
+		     row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0);
 }
 
 static void fill(struct libscols_line *ln, size_t i, int base,
@@ -268,6 +329,42 @@ static void fill(struct libscols_line *ln, size_t i, int base,
 			break;
 		}
 	}
+}
+
+/*
+ * The subtree of map index @first as one document: each cgroup with its
+ * "children" (depth-first order: a deeper node opens its parent's list,
+ * a shallower one closes as many as it climbs).
+ */
+static void print_tree_json(const struct tree *t, size_t first)
+{
+	int base = t->map->nodes[first].depth, depth, prev = -1;
+	FILE *f = stdout;
+	size_t i;
+
+	msl_json_begin(f, "tree");
+	msl_json_bool(f, "module_loaded", t->m->loaded);
+	msl_json_params(f, &t->m->params, NULL);
+	msl_json_bool(f, "counters", t->snap != NULL);
+	msl_json_key(f, "cgroups");
+	fputc('[', f);
+	for (i = first; i < t->map->n; i++) {
+		depth = t->map->nodes[i].depth - base;
+		if (i > first && depth <= 0)
+			break;
+		if (depth > prev && prev >= 0)
+			fputs(",\"children\":[", f);
+		for (; prev > depth; prev--)
+			fputs("}]", f);
+		if (depth == prev)
+			fputs("},", f);
+		fputc('\n', f);
+		json_node(f, t, i);
+		prev = depth;
+	}
+	for (; prev > 0; prev--)
+		fputs("}]", f);
+	fputs(prev == 0 ? "}\n]}\n" : "]}\n", f);
 }
 
 /* The subtree of map index @first, one libsmartcols line per cgroup. */
@@ -382,7 +479,9 @@ static int cmd_tree(const struct msl_cmdline *cl)
 	t.map = &map;
 	t.m = &m;
 	t.info = info;
-	if (print_tree(&t, first)) {
+	if (cl->json) {
+		print_tree_json(&t, first);
+	} else if (print_tree(&t, first)) {
 		msl_err("out of memory");
 		ret = MSL_EXIT_ERR;
 		goto out;
@@ -410,6 +509,7 @@ out:
 
 const struct msl_cmd msl_cmd_tree = {
 	.name = "tree", .fn = cmd_tree, .opts = tree_opts, .args = "[PATH]",
+	.summary = "the cgroup tree: usage, soft limit, what reclaim would do now",
 	.min_args = 0, .max_args = 1,
 	.help =
 	"The cgroup tree (below PATH, by default all of it) with usage, soft\n"

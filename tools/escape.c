@@ -128,6 +128,49 @@ void msl_put_json_str(FILE *f, const char *str)
 	fputc('"', f);
 }
 
+bool msl_utf8_valid(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), k;
+
+	for (; n; s += k, n -= k) {
+		k = msl_utf8_seq(s, n);
+		if (!k)
+			return false;
+	}
+	return true;
+}
+
+void msl_put_json_escaped(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), k;
+
+	fputc('"', f);
+	while (n) {
+		k = msl_utf8_seq(s, n);
+		if (k == 0) {
+			put_hex(f, "\\\\", *s);	/* decodes to \xNN */
+			k = 1;
+		} else if (*s == '\\') {
+			fputs("\\\\\\\\", f);	/* decodes to \\ */
+		} else if (*s == '"') {
+			fputs("\\\"", f);
+		} else if (*s == '\n') {
+			fputs("\\n", f);
+		} else if (*s == '\t') {
+			fputs("\\t", f);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\u%04x", *s);
+		} else {
+			fwrite(s, 1, k, f);
+		}
+		s += k;
+		n -= k;
+	}
+	fputc('"', f);
+}
+
 void msl_put_prom_label(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

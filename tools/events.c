@@ -5,6 +5,7 @@
  * fixed offsets; snapshot fields are named after policy.h's enums.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <memcg_softlimit/events.h>
@@ -42,8 +43,13 @@ int msl_evfmt_init(struct msl_evfmt *f, struct tep_handle *tep)
 					     MSL_EV_SNAPSHOT);
 	f->snapshot_done = tep_find_event_by_name(tep, MSL_TRACE_SYSTEM,
 						  MSL_EV_SNAPSHOT_DONE);
+	/* (a module from before it: the reader resolves ids itself) */
+	f->cgroup_path = tep_find_event_by_name(tep, MSL_TRACE_SYSTEM,
+						MSL_EV_CGROUP_PATH);
 	if (!f->decision && !f->reclaimed && !f->snapshot && !f->snapshot_done)
 		return -1;
+	if (f->cgroup_path)
+		f->p_id = field(f, f->cgroup_path, "cgroup_id");
 
 	f->d_id = field(f, f->decision, "cgroup_id");
 	f->d_kind = field(f, f->decision, "kind");
@@ -217,6 +223,61 @@ static bool in_window(const struct msl_table *window, uint64_t id,
 	return ts > from && ts < w->last_snap_ts;
 }
 
+void msl_paths_free(struct msl_table *paths)
+{
+	size_t i;
+
+	for (i = 0; i < paths->n; i++)
+		free((char *)paths->rows[i].path);
+	msl_table_free(paths);
+}
+
+/* cgroup_path: the id's path, the last one recorded winning. */
+static int note_path(const struct msl_evfmt *f, struct tep_record *rec,
+		     struct msl_table *paths)
+{
+	char *copy;
+	const char *p;
+	struct msl_row *row;
+	int len = 0;
+
+	p = tep_get_field_raw(NULL, f->cgroup_path, "path", rec, &len, 0);
+	if (!p || len <= 0)
+		return 0;
+	copy = strndup(p, (size_t)len);
+	if (!copy)
+		return -ENOMEM;
+	row = msl_table_get(paths, val(f->p_id, rec));
+	if (!row) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free((char *)row->path);
+	row->path = copy;
+	return 0;
+}
+
+/*
+ * The row an event at @ts counts into: the activity, or under a time
+ * window the interval's table; NULL (no row, nothing to count) outside
+ * the window.  Errors are told apart by the caller: see msl_ev_handle.
+ */
+static struct msl_row *activity_row(struct msl_evsink *sink, uint64_t ts,
+				    uint64_t id)
+{
+	size_t i = 0;
+
+	if (sink->t_to) {
+		if (ts < sink->t_from || ts >= sink->t_to)
+			return &sink->outside;
+		if (sink->step)
+			i = (ts - sink->t_from) / sink->step;
+		if (i >= sink->nactivity)
+			return &sink->outside;
+	}
+	return msl_table_get(&sink->activity[i], id);
+}
+
 int msl_ev_handle(const struct msl_evfmt *f, struct tep_event *ev,
 		  struct tep_record *rec, struct msl_evsink *sink)
 {
@@ -226,6 +287,10 @@ int msl_ev_handle(const struct msl_evfmt *f, struct tep_event *ev,
 	if (rec->missed_events)
 		sink->nr_missed_events += rec->missed_events > 0 ?
 					  rec->missed_events : 1;
+	if (!sink->first_ts || rec->ts < sink->first_ts)
+		sink->first_ts = rec->ts;
+	if (rec->ts > sink->last_ts)
+		sink->last_ts = rec->ts;
 	if (ev == f->decision && f->decision) {
 		sink->nr_decision++;
 		if (!sink->activity)
@@ -237,7 +302,7 @@ int msl_ev_handle(const struct msl_evfmt *f, struct tep_event *ev,
 			sink->nr_unknown++;
 			return 0;
 		}
-		row = msl_table_get(sink->activity, val(f->d_id, rec));
+		row = activity_row(sink, rec->ts, val(f->d_id, rec));
 		if (!row)
 			return -ENOMEM;
 		row->c.decisions[k]++;
@@ -252,7 +317,7 @@ int msl_ev_handle(const struct msl_evfmt *f, struct tep_event *ev,
 			sink->nr_unknown++;
 			return 0;
 		}
-		row = msl_table_get(sink->activity, val(f->r_id, rec));
+		row = activity_row(sink, rec->ts, val(f->r_id, rec));
 		if (!row)
 			return -ENOMEM;
 		row->c.scanned[k] += val(f->r_scanned, rec);
@@ -264,6 +329,9 @@ int msl_ev_handle(const struct msl_evfmt *f, struct tep_event *ev,
 			return -ENOMEM;
 		if (sink->snaps)
 			return snapshot_row(f, rec, sink->snaps);
+	} else if (ev == f->cgroup_path && f->cgroup_path) {
+		if (sink->paths)
+			return note_path(f, rec, sink->paths);
 	} else if (ev == f->snapshot_done && f->snapshot_done) {
 		if (sink->snap_times)
 			note_first_snap(f, rec, sink->snap_times);

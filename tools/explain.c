@@ -153,6 +153,15 @@ const char *msl_explain_rule(const struct msl_params *params,
 	case MSL_REASON_RETRY:
 		snprintf(buf, len, "a round over the eligible cgroups reclaimed nothing: the reclaimer tries again with every cgroup, as every round on its node does for a short while after (progress gate)");
 		break;
+	case MSL_REASON_DRY_SPELL:
+		snprintf(buf, len, "a retry on this node a moment ago: every round there reclaims every cgroup for a short while (progress gate's dry spell)");
+		break;
+	case MSL_REASON_DEPTH:
+		snprintf(buf, len, "the reclaimer went deeper than what the eligible cgroups hold justifies: they gave too little of what it scanned, so every cgroup is reclaimed for the rest of its call (progress gate)");
+		break;
+	case MSL_REASON_DYING:
+		snprintf(buf, len, "the cgroup was removed: its pages are reclaimed at every pass, as the kernel drops a removed cgroup's memory.low");
+		break;
 	case MSL_REASON_NOTHING_ELIGIBLE:
 		snprintf(buf, len, "the last first pass on this node found nothing but the root eligible (V8 2/2)");
 		break;
@@ -294,62 +303,194 @@ void msl_explain_print(FILE *f, const struct msl_params *params,
 static void json_decision(FILE *f, const char *key,
 			  const struct msl_decision *d, uint64_t ps)
 {
-	fprintf(f, "\"%s\":{\"verdict\":\"%s\",\"reason\":\"%s\",\"decider_id\":%llu,\"excess\":%llu}",
-		key, msl_verdict_name(d->verdict), msl_reason_name(d->reason),
-		(unsigned long long)d->decider_id,
-		(unsigned long long)(d->excess * ps));
+	msl_json_key(f, key);
+	fputs("{\"verdict\":", f);
+	msl_put_json_str(f, msl_verdict_name(d->verdict));
+	msl_json_str(f, "reason", msl_reason_name(d->reason));
+	msl_json_u64(f, "decider_id", d->decider_id);
+	msl_json_u64(f, "excess_bytes", d->excess * ps);
+	fputc('}', f);
 }
 
 void msl_explain_json(FILE *f, const char *cgpath, uint64_t id, int cgroup_v,
 		      const struct msl_module *m, enum msl_kind kind,
 		      const struct msl_chain *chain,
-		      const struct msl_explain_row *rows, uint64_t ps)
+		      const struct msl_explain_row *rows, uint64_t ps,
+		      const struct msl_answer *answer)
 {
 	const struct msl_params *params = &m->params;
-	char rule[512], t[16];
+	char rule[512];
 	unsigned int i;
 
-	fputs("{\"cgroup\":", f);
-	msl_put_json_str(f, cgpath);
-	fprintf(f, ",\"id\":%llu,\"cgroup_version\":%d,\"module_loaded\":%s,",
-		(unsigned long long)id, cgroup_v, m->loaded ? "true" : "false");
-	fprintf(f, "\"params\":{\"enabled\":%s,\"policy\":\"%s\",\"priority_threshold\":\"%s\",\"gate\":\"%s\",\"unset\":\"%s\"},",
-		params->enabled ? "true" : "false",
-		msl_policy_name(params->policy),
-		msl_threshold_fmt(params->priority_threshold, t, sizeof(t)),
-		msl_gate_name(msl_gate_of(params)),
-		msl_unset_name(params->unset));
-	fprintf(f, "\"kind\":\"%s\",\"page_size\":%llu,\"excess_max\":%llu,\n\"chain\":[",
-		msl_kind_name(kind), (unsigned long long)ps,
-		(unsigned long long)(chain->excess_max * ps));
+	msl_json_begin(f, "explain");
+	msl_json_path(f, "path", cgpath);
+	msl_json_u64(f, "id", id);
+	msl_json_u64(f, "cgroup_version", (uint64_t)cgroup_v);
+	msl_json_bool(f, "module_loaded", m->loaded);
+	msl_json_params(f, params, NULL);
+	msl_json_str(f, "kind", msl_kind_name(kind));
+	msl_json_u64(f, "page_size", ps);
+	msl_json_u64(f, "excess_max_bytes", chain->excess_max * ps);
+	if (answer)
+		msl_answer_json(f, answer, ps);
+	fputs(",\n\"chain\":[", f);
 	for (i = 0; i < chain->n; i++) {
 		const struct msl_level *l = &chain->level[i];
+		struct msl_limit lim = { l->src, l->soft_limit * ps };
 
-		fprintf(f, "%s\n{\"id\":%llu,\"path\":", i ? "," : "",
+		fprintf(f, "%s\n{\"id\":%llu", i ? "," : "",
 			(unsigned long long)l->cgroup_id);
-		msl_put_json_str(f, chain->path[i] ? chain->path[i] : "?");
-		fprintf(f, ",\"usage\":%llu,\"limit\":\"%s\",\"soft_limit\":%llu,\"over\":%s,\"sibling_over\":%s,\"excess\":%llu}",
-			(unsigned long long)(l->usage * ps),
-			msl_limit_src_name(l->src),
-			(unsigned long long)(l->soft_limit * ps),
-			msl_level_over(params, l) ? "true" : "false",
-			l->sibling_over ? "true" : "false",
-			(unsigned long long)(msl_level_excess(params, l) * ps));
+		msl_json_path(f, "path", chain->path[i]);
+		msl_json_u64(f, "usage_bytes", l->usage * ps);
+		msl_json_limit(f, &lim);
+		msl_json_bool(f, "over", msl_level_over(params, l));
+		msl_json_bool(f, "sibling_over", l->sibling_over);
+		msl_json_u64(f, "excess_bytes", msl_level_excess(params, l) * ps);
+		fputc('}', f);
 	}
 	fputs("],\n\"priorities\":[", f);
 	for (i = 0; i <= MSL_DEF_PRIORITY; i++) {
-		fprintf(f, "%s\n{\"priority\":%d,", i ? "," : "",
+		fprintf(f, "%s\n{\"priority\":%d", i ? "," : "",
 			rows[i].priority);
 		json_decision(f, "decision", &rows[i].d, ps);
-		fputc(',', f);
 		json_decision(f, "retry", &rows[i].d_retry, ps);
-		fputc(',', f);
 		json_decision(f, "nothing_eligible",
 			      &rows[i].d_nothing_eligible, ps);
-		fputs(",\"rule\":", f);
-		msl_put_json_str(f, msl_explain_rule(params, chain, &rows[i],
-						     rule, sizeof(rule)));
+		msl_json_str(f, "rule", msl_explain_rule(params, chain,
+							 &rows[i], rule,
+							 sizeof(rule)));
 		fputc('}', f);
 	}
 	fputs("\n]}\n", f);
+}
+
+static const char *path_of(const struct msl_chain *chain, uint64_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < chain->n; i++)
+		if (chain->level[i].cgroup_id == id)
+			return chain->path[i];
+	return NULL;
+}
+
+/* "40.1M of 8000M, 7.9G headroom" or "177.2M of 128M, 49.2M over" */
+void msl_level_usage_text(const struct msl_level *l, uint64_t ps, char *buf,
+			  size_t len)
+{
+	char u[MSL_SIZE_BUF], s[MSL_SIZE_BUF], d[MSL_SIZE_BUF];
+	uint64_t usage = l->usage * ps, limit = l->soft_limit * ps;
+
+	msl_size_fmt(usage, u, sizeof(u));
+	if (l->src == MSL_LIMIT_UNSET) {
+		snprintf(buf, len, "%s, no soft limit", u);
+	} else if (l->src == MSL_LIMIT_MAX || limit >= (1ULL << 62)) {
+		snprintf(buf, len, "%s, soft limit max", u);
+	} else {
+		msl_size_fmt(limit, s, sizeof(s));
+		msl_size_fmt(usage > limit ? usage - limit : limit - usage, d,
+			     sizeof(d));
+		snprintf(buf, len, "%s of %s, %s %s", u, s, d,
+			 usage > limit ? "over" : "headroom");
+	}
+}
+
+void msl_answer_verdict(const struct msl_params *params,
+			const struct msl_chain *chain,
+			const struct msl_explain_row *rows, uint64_t ps,
+			char *buf, size_t len)
+{
+	const struct msl_decision *d = &rows[0].d;
+	const char *decider = path_of(chain, d->decider_id);
+	const struct msl_level *dl = NULL;
+	char use[128] = "";
+	unsigned int i;
+	size_t o;
+
+	if (chain->is_root) {
+		snprintf(buf, len, "always reclaimed: the root cgroup is everyone's ancestor");
+		return;
+	}
+	for (i = 0; i < chain->n; i++)
+		if (chain->level[i].cgroup_id == d->decider_id)
+			dl = &chain->level[i];
+	/* Spared: the nearest limit above, or its own, keeps it so. */
+	for (i = 0; !dl && d->verdict == MSL_SKIP && i < chain->n; i++)
+		if (chain->level[i].src != MSL_LIMIT_UNSET) {
+			dl = &chain->level[i];
+			decider = chain->path[i];
+		}
+	if (dl)
+		msl_level_usage_text(dl, ps, use, sizeof(use));
+	if (d->verdict == MSL_SKIP)
+		o = (size_t)snprintf(buf, len, "spared while other cgroups can give reclaim what it asks for (%s)",
+				     msl_reason_name(d->reason));
+	else if (d->reason == MSL_REASON_OVER)
+		o = (size_t)snprintf(buf, len, "reclaimed first: over its soft limit");
+	else if (d->reason == MSL_REASON_ANCESTOR_OVER)
+		o = (size_t)snprintf(buf, len, "reclaimed first with %s, which is over its soft limit",
+				     decider ? decider : "an ancestor");
+	else
+		o = (size_t)snprintf(buf, len, "reclaimed (%s)",
+				     msl_reason_name(d->reason));
+	if (use[0] && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "; %s%s%s",
+				      d->verdict == MSL_SKIP && decider ? decider : "",
+				      d->verdict == MSL_SKIP && decider ? " " : "",
+				      use);
+	/* The progress gate lets everyone in when the others have nothing. */
+	if (d->verdict == MSL_SKIP && rows[0].d_retry.verdict == MSL_RECLAIM &&
+	    msl_gate_of(params) == MSL_GATE_PROGRESS && o < len)
+		snprintf(buf + o, len - o, "; reclaimed too once they have nothing left (retry), before any OOM kill");
+}
+
+static void json_opt(FILE *f, const char *key, bool have, uint64_t v)
+{
+	msl_json_key(f, key);
+	if (have)
+		fprintf(f, "%llu", (unsigned long long)v);
+	else
+		fputs("null", f);
+}
+
+void msl_answer_json(FILE *f, const struct msl_answer *a, uint64_t ps)
+{
+	uint64_t reclaims = 0, skips = 0, reclaimed = 0;
+	int k;
+
+	msl_json_str(f, "verdict", a->verdict);
+	msl_json_key(f, "limit_source");
+	fputs("{\"kind\":", f);
+	msl_put_json_str(f, a->src);
+	msl_json_str(f, "file", a->file[0] ? a->file : NULL);
+	json_opt(f, "line", a->line > 0, (uint64_t)a->line);
+	msl_json_str(f, "rule", a->rule[0] ? a->rule : NULL);
+	fputc('}', f);
+	msl_json_key(f, "protections");
+	fputs("{\"pressure\":", f);
+	if (a->pressure[0])
+		msl_put_json_str(f, a->pressure);
+	else
+		fputs("null", f);
+	json_opt(f, "memory_min_bytes", a->have_min, a->min);
+	json_opt(f, "memory_low_bytes", a->have_low, a->low);
+	fputc('}', f);
+	msl_json_key(f, "counters");
+	if (!a->have_counts) {
+		fputs("null", f);
+		return;
+	}
+	for (k = 0; k < MSL_NR_REASONS; k++)
+		fprintf(f, "%s\"%s\":%llu", k ? "," : "{\"decisions\":{",
+			msl_reason_name(k),
+			(unsigned long long)a->c.decisions[k]);
+	fputc('}', f);
+	for (k = 0; k < MSL_NR_REASONS; k++)
+		*(msl_reason_skips(k) ? &skips : &reclaims) += a->c.decisions[k];
+	for (k = 0; k < MSL_NR_KINDS; k++)
+		reclaimed += a->c.reclaimed[k];
+	msl_json_u64(f, "reclaims", reclaims);
+	msl_json_u64(f, "skips", skips);
+	msl_json_u64(f, "reclaimed_bytes_total", reclaimed * ps);
+	fputc('}', f);
 }

@@ -28,8 +28,7 @@ uint64_t msl_v1_unset_bytes(void)
 	return (uint64_t)(INT64_MAX / page_size()) * page_size();
 }
 
-/* v1 has no "max" but unset: the largest value that is not unset. */
-static uint64_t v1_max_bytes(void)
+uint64_t msl_v1_max_bytes(void)
 {
 	return msl_v1_unset_bytes() - page_size();
 }
@@ -159,7 +158,7 @@ void msl_limit_fmt(const struct msl_limit *l, char *buf, size_t len,
 		snprintf(buf, len, "max");
 		return;
 	default:
-		if (l->src == MSL_LIMIT_V1 && l->bytes >= v1_max_bytes())
+		if (l->src == MSL_LIMIT_V1 && l->bytes >= msl_v1_max_bytes())
 			snprintf(buf, len, "max");
 		else if (bytes)
 			snprintf(buf, len, "%llu", (unsigned long long)l->bytes);
@@ -199,10 +198,10 @@ int msl_limit_write(const struct msl_cgfs *fs, const char *cgpath, bool unset,
 
 		if (unset)
 			snprintf(val, sizeof(val), "-1");
-		else if (is_max || bytes >= v1_max_bytes())
+		else if (is_max || bytes >= msl_v1_max_bytes())
 			/* at PAGE_COUNTER_MAX it would read as unset */
 			snprintf(val, sizeof(val), "%llu",
-				 (unsigned long long)v1_max_bytes());
+				 (unsigned long long)msl_v1_max_bytes());
 		else
 			snprintf(val, sizeof(val), "%llu",
 				 (unsigned long long)bytes);

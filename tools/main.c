@@ -39,13 +39,16 @@ static void usage_all(FILE *f)
 		MSL_PROG, MSL_PROG);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-8s %s\n", commands[i]->name,
-			commands[i]->args ? commands[i]->args : "");
-	fprintf(f, "\nPATH is a cgroup path below the memory hierarchy's mount (/a/b), or the\n"
+			commands[i]->summary);
+	fprintf(f, "\nEach command's arguments and options: %s help COMMAND.\n",
+		MSL_PROG);
+	fprintf(f, "PATH is a cgroup path below the memory hierarchy's mount (/a/b), or the\n"
 		"directory itself (/sys/fs/cgroup/a/b).  Options may follow the arguments.\n"
-		"Exit status: 0 success, 1 runtime error, 2 usage error.  See memcg-softlimit(8).\n");
+		"Exit status: 0 success, 1 runtime error, 2 usage error.\n"
+		"See memcg-softlimit(8).\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const struct msl_cmd *c;
 	struct msl_cmdline cl;
@@ -93,4 +96,16 @@ int main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	return c->fn(&cl);
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	msl_hold_stdout();
+	ret = run(argc, argv);
+	/* What was printed but not written is a failure, whatever we did. */
+	if (msl_close_stdout() && ret == MSL_EXIT_OK)
+		ret = MSL_EXIT_ERR;
+	return ret;
 }

@@ -35,6 +35,13 @@
 #endif
 
 /* util.c */
+/* Before anything is opened: a closed fd 1 stays failing, never reused. */
+void msl_hold_stdout(void);
+/*
+ * At exit: standard output flushed and closed; a write that failed
+ * (a full disk, a closed pipe or descriptor) said: 0 or -errno.
+ */
+int msl_close_stdout(void);
 void msl_err(const char *fmt, ...) __printf(1, 2);
 void msl_warn(const char *fmt, ...) __printf(1, 2);
 /* A small file into buf, NUL-terminated: length, or -errno. */
@@ -49,6 +56,8 @@ int msl_write_file(const char *path, const char *s);
 int msl_size_parse(const char *s, uint64_t *bytes, bool *is_max);
 /* "0", "4K", "80M", "1.5G" (exact when a whole number of the unit), "max" */
 const char *msl_size_fmt(uint64_t bytes, char *buf, size_t len);
+/* A decimal number, a fraction allowed, within [@min, @max]; -EINVAL if not. */
+int msl_decimal_parse(const char *s, double min, double max, double *out);
 /* Seconds with an optional fraction ("2", "0.5"), > 0 and <= 86400. */
 int msl_seconds_parse(const char *s, double *out);
 
@@ -65,6 +74,13 @@ const char *msl_text(const char *s, char *buf, size_t len);
 void msl_put_cgroup(FILE *f, const char *path);
 /* JSON string with its quotes; invalid UTF-8 bytes as the text "\xNN" */
 void msl_put_json_str(FILE *f, const char *s);
+bool msl_utf8_valid(const char *s);
+/*
+ * A name that is not valid UTF-8, as a JSON string that maps back: its
+ * backslashes doubled, each byte outside valid UTF-8 as the text \xNN
+ * (docs/json.md).
+ */
+void msl_put_json_escaped(FILE *f, const char *s);
 /*
  * Prometheus label value without quotes: backslash, double quote and
  * newline escaped; invalid UTF-8 as \\xNN
@@ -147,6 +163,10 @@ enum msl_absence_why {
 	MSL_ABSENT_REFUSED,		/* refused at load (dmesg says why) */
 	MSL_ABSENT_LOCKDOWN,		/* signature refused: key not enrolled */
 	MSL_ABSENT_NOT_LOADED,		/* there, not loaded */
+	/* Not built, and why: */
+	MSL_ABSENT_UNSUPPORTED,		/* outside dkms.conf's kernels */
+	MSL_ABSENT_NO_HEADERS,		/* no linux-headers-<kver> */
+	MSL_ABSENT_BUILD_FAILED,	/* dkms's build failed (make.log) */
 };
 struct msl_absence_facts {
 	const char *kernel;		/* uname -r */
@@ -155,6 +175,13 @@ struct msl_absence_facts {
 	const char *lockdown;		/* /sys/kernel/security/lockdown */
 	bool sig_enforced;		/* module.sig_enforce=1 */
 	const char *kmsg;		/* the kernel log, or NULL */
+	/* DKMS, when the module file is missing: */
+	const char *dkms_version;	/* the newest registered, or NULL */
+	const char *kernel_re;		/* dkms.conf's BUILD_EXCLUSIVE_KERNEL */
+	bool headers;			/* /lib/modules/<kver>/build is there */
+	bool built;			/* dkms built it for this kernel */
+	const char *make_log;		/* dkms's last make.log, or NULL */
+	bool make_log_failed;		/* ... a failed build for this kernel */
 };
 struct msl_absence {
 	enum msl_absence_why why;
@@ -165,6 +192,13 @@ void msl_absence_classify(const struct msl_absence_facts *f,
 			  struct msl_absence *out);
 void msl_absence_probe(struct msl_absence *out);
 const char *msl_absence_word(enum msl_absence_why why);
+/* "^(6\.1|6\.12|7\.3)\." as "6.1, 6.12, 7.3" (else the pattern itself). */
+const char *msl_absence_kernels(const char *re, char *buf, size_t len);
+/*
+ * The version DKMS installed for the running kernel when it is newer
+ * than the loaded one (@loaded), into @buf; NULL when none is newer.
+ */
+const char *msl_newer_installed(const char *loaded, char *buf, size_t len);
 /* The sentence for this machine, for errors that need the module. */
 const char *msl_module_absent_why(void);
 
@@ -197,6 +231,8 @@ int msl_limit_write(const struct msl_cgfs *fs, const char *cgpath, bool unset,
 		    bool is_max, uint64_t bytes, const char **why);
 /* v1's soft_limit_in_bytes value that reads as unset (PAGE_COUNTER_MAX). */
 uint64_t msl_v1_unset_bytes(void);
+/* v1 has no "max" but unset: the largest value that is not unset. */
+uint64_t msl_v1_max_bytes(void);
 void msl_limit_fmt(const struct msl_limit *l, char *buf, size_t len,
 		   bool bytes);
 
@@ -272,8 +308,16 @@ struct msl_print {
 	bool all;			/* rows without any count too */
 	bool bytes;			/* sizes in bytes */
 	bool no_paths;			/* ids not resolved (report --ids) */
+	/* report: paths from the recording; NULL is "(unnamed)", not removed */
+	bool recorded;
+	const char *paths_from;		/* JSON "paths": recording, ... */
+	/* report's window: seconds from the recording's first event */
+	bool window;
+	double since, until;
 	const char *cgroup;		/* -c: only below this path */
 	const char *source;		/* JSON "source": snapshot, events */
+	const char *command;		/* JSON "command": stat, report */
+	const char *down_why;		/* no table: why the module is absent */
 	struct msl_cols cols;		/* the table's columns */
 };
 uint64_t msl_page_bytes(uint64_t pages);
@@ -285,21 +329,92 @@ extern const char msl_counter_default_cols[];
 /* 0, or -1 out of memory. */
 int msl_print_text(FILE *f, const struct msl_table *t,
 		   const struct msl_print *p, const struct msl_cmdline *cl);
+/* One document; @t NULL: the module is absent (p->down_why), no rows. */
 void msl_print_json(FILE *f, const struct msl_table *t,
 		    const struct msl_print *p);
 
-/* prom.c: the same for node_exporter's textfile collector */
+/* metrics.c: the series of --prometheus, kept across runs (FILE.state) */
+#define MSL_SERIES_REMOVED	"(removed)"
+struct msl_series {
+	char *cgroup;			/* a path, ".../(removed)", "(removed)" */
+	struct msl_counts v;		/* what it ever counted, pages */
+	struct msl_counts pending;	/* a new series' first gain, next run */
+	bool exists;			/* a cgroup now: its gauges below */
+	bool have_usage, have_limit, over;
+	uint64_t usage, id;		/* bytes; the cgroup's id now */
+	struct msl_limit lim;
+};
+struct msl_seen {			/* a module entry, as last read */
+	uint64_t id;
+	char *path;			/* NULL: never seen with one */
+	struct msl_counts last;
+};
+struct msl_metrics {
+	struct msl_series *s;		/* sorted by cgroup */
+	size_t n, cap;
+	struct msl_seen *seen;
+	size_t nseen;
+	uint64_t seq;			/* the last snapshot read */
+	uint64_t untracked, dying, missed;		/* ever */
+	uint64_t last_untracked, last_dying, last_missed; /* as last read */
+	int up;				/* last run: 1, 0, -1 unknown */
+	char why[512];			/* why it was down */
+};
+/* 0 (none yet is fine), 1 when unusable (start afresh), -errno. */
+int msl_metrics_load(struct msl_metrics *m, const char *file);
+int msl_metrics_save(const struct msl_metrics *m, const char *file);
+void msl_metrics_free(struct msl_metrics *m);
+/*
+ * Adds what each entry of @t (rows resolved against @map) gained since
+ * the last reading, and gives every cgroup of @map (at most @depth deep,
+ * -1: all) its series; drops the series of cgroups gone.  0 or -ENOMEM.
+ */
+int msl_metrics_update(struct msl_metrics *m, const struct msl_table *t,
+		       const struct msl_cgmap *map, int depth);
+struct msl_series *msl_metrics_find(const struct msl_metrics *m,
+				    const char *cgroup);
+/* @path folded to @depth components (-1: as it is) into @buf. */
+const char *msl_metrics_rollup(const char *path, int depth, char *buf,
+			       size_t len);
+/* Records up/down and why; true when that differs from the last run. */
+bool msl_metrics_state_changed(struct msl_metrics *m, bool up,
+			       const char *why);
+
+/* exporter.c: one run of stat --prometheus FILE */
+struct msl_exporter {
+	const char *file;
+	char state[4200];		/* FILE.state */
+	struct msl_metrics m;
+	struct msl_module mod;
+	const struct msl_cgfs *fs;
+	char kernel[128];
+	int depth;			/* --depth, -1: every cgroup */
+	const char *cgroup;		/* -c */
+	bool id_label;
+};
+/* Reads the state (a bad one is said, and started afresh): 0 or -errno. */
+int msl_exporter_open(struct msl_exporter *e, const char *file,
+		      const struct msl_cgfs *fs, int depth,
+		      const char *cgroup, bool id_label);
+/* @t NULL: the module is absent (@down_why).  0, or -errno said. */
+int msl_exporter_write(struct msl_exporter *e, const struct msl_table *t,
+		       const struct msl_cgmap *map, const char *down_why);
+void msl_exporter_close(struct msl_exporter *e);
+
+/* prom.c: the text exposition format for node_exporter's textfile collector */
 struct msl_prom {
 	const char *down_why;		/* no table: why the module is absent */
 	const char *cgroup;		/* -c: only below this path */
-	bool all;			/* series that are 0 too */
-	bool id_label;			/* an id label on every series */
+	bool id_label;			/* an id label on existing cgroups' series */
+	const struct msl_module *module;	/* memcg_softlimit_info */
+	const char *kernel;
+	const struct msl_table *t;	/* the snapshot: tracked cgroups */
 };
-/* @t NULL: the module is absent (memcg_softlimit_up 0 and why). */
-int msl_print_prometheus(FILE *f, const struct msl_table *t,
+/* @m NULL: the module is absent (memcg_softlimit_up 0 and why). */
+int msl_print_prometheus(FILE *f, const struct msl_metrics *m,
 			 const struct msl_prom *o);
 /* FILE.tmp.PID written, then renamed over FILE. */
-int msl_write_prometheus(const char *file, const struct msl_table *t,
+int msl_write_prometheus(const char *file, const struct msl_metrics *m,
 			 const struct msl_prom *o, const char **why);
 
 /* explain.c: the policy at each priority, on a chain of levels */
@@ -329,10 +444,13 @@ void msl_explain(const struct msl_params *params, enum msl_kind kind,
 		 const struct msl_chain *chain,
 		 struct msl_explain_row rows[MSL_DEF_PRIORITY + 1]);
 /* One JSON document: the cgroup, the parameters, the chain, the rows. */
+struct msl_answer;
+/* @answer NULL: the table's part alone. */
 void msl_explain_json(FILE *f, const char *cgpath, uint64_t id, int cgroup_v,
 		      const struct msl_module *m, enum msl_kind kind,
 		      const struct msl_chain *chain,
-		      const struct msl_explain_row *rows, uint64_t page_size);
+		      const struct msl_explain_row *rows, uint64_t page_size,
+		      const struct msl_answer *answer);
 void msl_explain_print(FILE *f, const struct msl_params *params,
 		       enum msl_kind kind, const struct msl_chain *chain,
 		       const struct msl_explain_row *rows, bool mglru,
@@ -346,6 +464,103 @@ const char *msl_explain_rule(const struct msl_params *params,
 			     const struct msl_chain *chain,
 			     const struct msl_explain_row *row, char *buf,
 			     size_t len);
+
+/* conf.c: the configuration file and its drop-in directory */
+#define MSL_CONF_DIR		"/etc/memcg-softlimit.conf.d"
+struct msl_conf_rule {
+	char *pattern;			/* below the mount, as the module takes it */
+	char *size;			/* as written */
+	enum msl_rule_action action;
+	const char *file;		/* where it was read, and its line */
+	int line;
+	unsigned int matched;		/* cgroups it decides now (apply) */
+};
+struct msl_conf {
+	struct msl_conf_rule *v;	/* in the order they decide */
+	size_t n, cap;
+	char **files;			/* the files read */
+	size_t nfiles;
+	bool quiet;			/* bad lines counted, not said */
+};
+/* @file's rules appended: the number of bad lines (each said), -1 unread. */
+int msl_conf_read_file(struct msl_conf *c, const struct msl_cgfs *fs,
+		       const char *file);
+/* @dir's *.conf, in byte order of their names (none if no @dir): 0, -errno. */
+int msl_conf_dropins(const char *dir, char ***files, size_t *n);
+/*
+ * @main_file (if any), then each drop-in of @dir (if any): the number of
+ * bad lines and unreadable files, each said; -1 when @main_file or @dir
+ * cannot be read.
+ */
+int msl_conf_load(struct msl_conf *c, const struct msl_cgfs *fs,
+		  const char *main_file, const char *dir);
+void msl_conf_free(struct msl_conf *c);
+/* The rule that decides @path (the first that matches), or NULL. */
+const struct msl_conf_rule *msl_conf_first_match(const struct msl_conf *c,
+						 const char *path);
+/* An earlier rule that leaves rule @i nothing to decide, or NULL. */
+const struct msl_conf_rule *msl_conf_hidden_by(const struct msl_conf *c,
+					       size_t i);
+/* A max rule on a pattern ending in '**': a whole subtree immune. */
+bool msl_conf_immune_subtree(const struct msl_conf_rule *r);
+/* Warnings: dead rules, immune subtrees. */
+void msl_conf_warn(const struct msl_conf *c);
+/* set --persist's file for @cgpath in @dir: 0 or -ENAMETOOLONG. */
+int msl_conf_snippet(const char *dir, const char *cgpath, char *buf,
+		     size_t len);
+
+/*
+ * persist.c: set --persist, unset --persist: @arg's drop-in file written
+ * (with SIZE as given) or removed.  An exit status, failures said.
+ */
+int msl_persist_set(const struct msl_cgfs *fs, const char *arg,
+		    const char *size);
+int msl_persist_unset(const struct msl_cgfs *fs, const char *arg);
+
+/* json.c: the members every document shares (docs/json.md) */
+#define MSL_JSON_SCHEMA		1
+/* '{' and the "schema" and "command" members; the caller closes it. */
+void msl_json_begin(FILE *f, const char *command);
+/* Each of these writes ',' first: ,"key":value */
+void msl_json_key(FILE *f, const char *key);
+void msl_json_u64(FILE *f, const char *key, uint64_t v);
+void msl_json_bool(FILE *f, const char *key, bool v);
+void msl_json_str(FILE *f, const char *key, const char *v);	/* NULL: null */
+/* A cgroup path (NULL: null); not UTF-8: escaped, and "<key>_escaped". */
+void msl_json_path(FILE *f, const char *key, const char *path);
+/* "soft_limit" (its source's word) and "soft_limit_bytes" (or null). */
+void msl_json_limit(FILE *f, const struct msl_limit *l);
+/* "params": the policy's parameters (and keep_v1_reclaim if given). */
+void msl_json_params(FILE *f, const struct msl_params *p,
+		     const bool *keep_v1_reclaim);
+
+/* answer.c: explain's answer, before its table */
+struct msl_answer {
+	char verdict[512];
+	const char *src;		/* rule, set, v1, unset, root */
+	char file[4096], rule[4200];	/* rule: where */
+	int line;
+	bool have_min, have_low, have_counts;
+	uint64_t min, low;		/* bytes */
+	char pressure[128];		/* memory.pressure's "some" line */
+	struct msl_counts c;
+};
+/* explain.c: "40.1M of 8000M, 7.9G headroom", "177.2M of 128M, 49.2M over" */
+void msl_level_usage_text(const struct msl_level *l, uint64_t ps, char *buf,
+			  size_t len);
+/* The decision at the first pass in words, with the headroom that decides. */
+void msl_answer_verdict(const struct msl_params *params,
+			const struct msl_chain *chain,
+			const struct msl_explain_row *rows, uint64_t ps,
+			char *buf, size_t len);
+/* The limit's source, the other protections, the counters (a snapshot). */
+void msl_answer_gather(const struct msl_cgfs *fs, const char *cgpath,
+		       uint64_t id, const struct msl_chain *chain,
+		       bool with_counters, struct msl_answer *a);
+void msl_answer_print(FILE *f, const struct msl_answer *a,
+		      const struct msl_chain *chain, uint64_t ps);
+/* explain.c: its members for explain's document (each with its comma). */
+void msl_answer_json(FILE *f, const struct msl_answer *a, uint64_t ps);
 
 /* cmd_limit.c: finds the hierarchy, or says why not (exit status). */
 int msl_open_fs(struct msl_cgfs *fs);
@@ -365,7 +580,11 @@ int msl_change_one(const struct msl_cgfs *fs, const struct msl_change *ch,
 		   bool dry_run, bool verbose);
 /* cgroup v2 needs the module: 0, or MSL_EXIT_ERR with why said. */
 int msl_need_module(const struct msl_cgfs *fs);
-/* Finds the hierarchy, or says why not (exit status). */
-int msl_open_fs(struct msl_cgfs *fs);
+/*
+ * -c CGROUP on a live hierarchy: its path below the mount into @out, or
+ * an exit status with why said (no such cgroup, a bad path).
+ */
+int msl_cg_filter(const struct msl_cgfs *fs, const char *arg, char *out,
+		  size_t len);
 
 #endif /* MSL_TOOL_H */

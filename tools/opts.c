@@ -54,7 +54,17 @@ static const struct vocab vocabulary[] = {
 	{ MSL_OPT_SNAPSHOT, "snapshot", NULL, "the last snapshot in the recording" },
 	{ MSL_OPT_BETWEEN, "between-snapshots", NULL,
 	  "only the events between each cgroup's first and last snapshot" },
-	{ MSL_OPT_IDS, "ids", NULL, "cgroup ids, not resolved to paths here" },
+	{ MSL_OPT_IDS, "ids", NULL, "cgroup ids only, no paths" },
+	{ MSL_OPT_LOCAL_PATHS, "local-paths", NULL,
+	  "ids the recording does not name resolved on this machine (right only where and while it was recorded)" },
+	{ MSL_OPT_DEPTH, "depth", "N",
+	  "with --prometheus: the cgroups below depth N counted into their ancestor there" },
+	{ MSL_OPT_SINCE, "since", "SECONDS",
+	  "only the events from SECONDS after the recording's first one" },
+	{ MSL_OPT_UNTIL, "until", "SECONDS",
+	  "only the events before SECONDS after the recording's first one" },
+	{ MSL_OPT_PERSIST, "persist", NULL,
+	  "also keep it across module loads and reboots (a file in " MSL_CONF_DIR ")" },
 };
 
 static const struct vocab *vocab_of(enum msl_optid id)
@@ -149,6 +159,12 @@ static int parse_kind(const char *s, enum msl_kind *kind)
 	return -EINVAL;
 }
 
+/* Seconds from a recording's start: 0 or more, a fraction allowed. */
+static int parse_offset(const char *s, double *out)
+{
+	return msl_decimal_parse(s, 0, 1e9, out);
+}
+
 static int parse_count(const char *s, long *count)
 {
 	char *end;
@@ -179,6 +195,8 @@ static const struct {
 	{ MSL_OPT_SNAPSHOT, offsetof(struct msl_cmdline, snapshot) },
 	{ MSL_OPT_BETWEEN, offsetof(struct msl_cmdline, between) },
 	{ MSL_OPT_IDS, offsetof(struct msl_cmdline, ids) },
+	{ MSL_OPT_PERSIST, offsetof(struct msl_cmdline, persist) },
+	{ MSL_OPT_LOCAL_PATHS, offsetof(struct msl_cmdline, local_paths) },
 };
 
 static bool *flag_of(int id, struct msl_cmdline *cl)
@@ -191,11 +209,30 @@ static bool *flag_of(int id, struct msl_cmdline *cl)
 	return NULL;
 }
 
+/*
+ * -c CGROUP as a path from the root: "A/B" is "/A/B" (as PATH arguments
+ * take it), never a prefix that no path has.  The commands that see the
+ * hierarchy check that it exists; report, that the recording has it.
+ */
+static int take_cgroup(const struct msl_cmd *cmd, const char *arg,
+		       struct msl_cmdline *cl)
+{
+	static const struct msl_cgfs no_mount = { .mount = "/" };
+	const char *why;
+
+	if (msl_cg_normalize(&no_mount, arg, cl->cgroup_buf,
+			     sizeof(cl->cgroup_buf), &why))
+		return msl_usage_error(cmd, "bad cgroup '%s': %s", arg, why);
+	cl->cgroup = cl->cgroup_buf;
+	return -1;
+}
+
 /* One option's value into @cl: -1 to go on, else the exit status. */
 static int take(const struct msl_cmd *cmd, int id, const char *arg,
 		struct msl_cmdline *cl)
 {
 	bool *flag = flag_of(id, cl);
+	long depth;
 	int policy;
 
 	if (flag) {
@@ -204,13 +241,26 @@ static int take(const struct msl_cmd *cmd, int id, const char *arg,
 	}
 	switch (id) {
 	case MSL_OPT_CGROUP:
-		cl->cgroup = arg;
-		break;
+		return take_cgroup(cmd, arg, cl);
 	case MSL_OPT_OUTPUT:
 		cl->output = arg;
 		break;
 	case MSL_OPT_PROMETHEUS:
 		cl->prometheus = arg;
+		break;
+	case MSL_OPT_SINCE:
+	case MSL_OPT_UNTIL:
+		if (parse_offset(arg, id == MSL_OPT_SINCE ? &cl->since :
+				 &cl->until))
+			return msl_usage_error(cmd, "bad %s '%s': seconds from the recording's first event, 0 or more (e.g. 30 or 2.5)",
+					       id == MSL_OPT_SINCE ? "--since" : "--until",
+					       arg);
+		break;
+	case MSL_OPT_DEPTH:
+		if (parse_count(arg, &depth) && strcmp(arg, "0"))
+			return msl_usage_error(cmd, "bad depth '%s': a number of path components, 0 or more",
+					       arg);
+		cl->depth = strcmp(arg, "0") ? (int)depth : 0;
 		break;
 	case MSL_OPT_SORT:
 		if (msl_sort_parse(arg, &cl->sort))
@@ -288,6 +338,8 @@ int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 	cl->cmd = cmd;
 	cl->policy = -1;
 	cl->count = -1;
+	cl->depth = -1;
+	cl->since = cl->until = -1;
 	cl->kind = MSL_KIND_KSWAPD;
 	/* ':' first: a missing argument is told apart from an unknown option. */
 	shortopts[ns++] = ':';
@@ -349,10 +401,22 @@ int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 	if (cl->nargs > max)
 		return msl_usage_error(cmd, "unexpected argument '%s'",
 				       cl->args[max]);
+	if (cl->json && cl->output)
+		return msl_usage_error(cmd, "-o picks a table's columns: a --json document has every field (docs/json.md)");
 	if (cl->snapshot && cl->between)
 		return msl_usage_error(cmd, "--snapshot and --between-snapshots exclude each other");
 	if (cl->id_label && !cl->prometheus)
 		return msl_usage_error(cmd, "--id-label goes with --prometheus FILE");
+	if (cl->since >= 0 && cl->until >= 0 && cl->until <= cl->since)
+		return msl_usage_error(cmd, "--until %g is not after --since %g",
+				       cl->until, cl->since);
+	if ((cl->snapshot || cl->between) &&
+	    (cl->since >= 0 || cl->until >= 0 || cl->interval > 0))
+		return msl_usage_error(cmd, "--since, --until and INTERVAL count events: not with --snapshot or --between-snapshots");
+	if (cl->ids && cl->local_paths)
+		return msl_usage_error(cmd, "--ids and --local-paths exclude each other");
+	if (cl->depth >= 0 && !cl->prometheus)
+		return msl_usage_error(cmd, "--depth goes with --prometheus FILE");
 	if (cl->quiet && !cl->prometheus && (cmd->flags & MSL_ARGS_INTERVAL))
 		return msl_usage_error(cmd, "--quiet without --prometheus FILE would do nothing");
 	return -1;

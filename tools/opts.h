@@ -40,6 +40,11 @@ enum msl_optid {
 	MSL_OPT_SNAPSHOT,
 	MSL_OPT_BETWEEN,
 	MSL_OPT_IDS,
+	MSL_OPT_PERSIST,
+	MSL_OPT_DEPTH,
+	MSL_OPT_LOCAL_PATHS,
+	MSL_OPT_SINCE,
+	MSL_OPT_UNTIL,
 };
 
 /* An option a command accepts; @help replaces the vocabulary's own. */
@@ -54,6 +59,7 @@ struct msl_optuse {
 struct msl_cmdline;
 struct msl_cmd {
 	const char *name;
+	const char *summary;		/* one line for --help's list */
 	int (*fn)(const struct msl_cmdline *cl);
 	const struct msl_optuse *opts;	/* ends with MSL_OPT_END */
 	const char *args;		/* "PATH SIZE", "[INTERVAL [COUNT]]" */
@@ -67,14 +73,17 @@ struct msl_cmdline {
 	const struct msl_cmd *cmd;
 	bool all, bytes, json, dry_run, quiet, reverse, timestamp, wide;
 	bool raw, noheadings, id_label, batch, no_counters, snapshot;
-	bool between, ids;
-	const char *cgroup;		/* -c: a path prefix, as given */
+	bool between, ids, persist, local_paths;
+	const char *cgroup;		/* -c: a path prefix, from "/" */
+	char cgroup_buf[4096];		/* (where -c's normalized form is) */
 	const char *output;		/* -o: columns, as given */
 	const char *prometheus;		/* --prometheus FILE */
 	bool sort_set;
 	enum msl_sort sort;
 	enum msl_kind kind;
 	int policy;			/* -p, else -1 */
+	int depth;			/* --depth, -1: none given */
+	double since, until;		/* report: seconds in, -1: none given */
 	double interval;		/* 0: none given */
 	long count;			/* -1: none given */
 	int nargs;

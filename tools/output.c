@@ -2,8 +2,8 @@
 /*
  * A table of per-cgroup counters for people (a libsmartcols table: -o,
  * --raw, --noheadings) and for programs (one JSON document per snapshot
- * or interval, one cgroup a line, with its time).  Pages are pages in
- * JSON, sizes in the table.  The reason and kind columns come from
+ * or interval, one cgroup a line, with its time; json.c's vocabulary:
+ * pages as bytes).  The reason and kind columns come from
  * policy.h's lists, never from a copy.
  */
 #define _GNU_SOURCE
@@ -176,6 +176,19 @@ static void cell_pages(struct libscols_line *ln, size_t col, uint64_t pages,
 							  buf, sizeof(buf)));
 }
 
+/*
+ * A cgroup the recording does not name but saw only being removed (every
+ * decision reason dying): it went before anything named it.
+ */
+static bool removed_unnamed(const struct msl_row *r)
+{
+	const struct msl_counts *c = &r->c;
+
+	return c->decisions[MSL_REASON_DYING] &&
+	       msl_counts_reclaims(c) + msl_counts_skips(c) ==
+	       c->decisions[MSL_REASON_DYING];
+}
+
 static void fill_row(struct libscols_line *ln, const struct msl_row *r,
 		     const struct msl_print *p)
 {
@@ -196,8 +209,9 @@ static void fill_row(struct libscols_line *ln, const struct msl_row *r,
 		else if (col == COL_RECLAIMED)
 			cell_pages(ln, i, msl_counts_reclaimed(c), p->bytes);
 		else if (col == COL_CGROUP)
-			msl_scols_set(ln, i, p->no_paths ? "-" :
-				      r->path ? r->path : "(removed)", false);
+			msl_scols_set(ln, i, p->no_paths ? "-" : r->path ? r->path :
+				      p->recorded && !removed_unnamed(r) ?
+				      "(unnamed)" : "(removed)", false);
 		else if (col < COL_SCANNED)
 			cell_u64(ln, i, c->decisions[col - COL_REASON0]);
 		else if (col < COL_RECLAIMED0)
@@ -247,80 +261,90 @@ int msl_print_text(FILE *f, const struct msl_table *t,
 	return 0;
 }
 
-static void json_u64(FILE *f, const char *key, uint64_t v, bool comma)
+/* Pages by kind, as bytes: "<key>":{"kswapd":N,...} */
+static void json_kinds(FILE *f, const char *key, const uint64_t *pages)
 {
-	fprintf(f, "\"%s\":%llu%s", key, (unsigned long long)v, comma ? "," : "");
+	int k;
+
+	msl_json_key(f, key);
+	for (k = 0; k < MSL_NR_KINDS; k++)
+		fprintf(f, "%s\"%s\":%llu", k ? "," : "{", msl_kind_name(k),
+			(unsigned long long)msl_page_bytes(pages[k]));
+	fputc('}', f);
 }
 
 static void json_counts(FILE *f, const struct msl_counts *c)
 {
 	int k;
 
-	fputs("\"decisions\":{", f);
+	msl_json_key(f, "decisions");
 	for (k = 0; k < MSL_NR_REASONS; k++)
-		json_u64(f, msl_reason_name(k), c->decisions[k],
-			 k + 1 < MSL_NR_REASONS);
-	fputs("},", f);
-	json_u64(f, "reclaims", msl_counts_reclaims(c), true);
-	json_u64(f, "skips", msl_counts_skips(c), true);
-	fputs("\"scanned\":{", f);
-	for (k = 0; k < MSL_NR_KINDS; k++)
-		json_u64(f, msl_kind_name(k), c->scanned[k], k + 1 < MSL_NR_KINDS);
-	fputs("},\"reclaimed\":{", f);
-	for (k = 0; k < MSL_NR_KINDS; k++)
-		json_u64(f, msl_kind_name(k), c->reclaimed[k],
-			 k + 1 < MSL_NR_KINDS);
-	fputs("},", f);
-	json_u64(f, "scanned_total", msl_counts_scanned(c), true);
-	json_u64(f, "reclaimed_total", msl_counts_reclaimed(c), false);
+		fprintf(f, "%s\"%s\":%llu", k ? "," : "{", msl_reason_name(k),
+			(unsigned long long)c->decisions[k]);
+	fputc('}', f);
+	msl_json_u64(f, "reclaims", msl_counts_reclaims(c));
+	msl_json_u64(f, "skips", msl_counts_skips(c));
+	json_kinds(f, "scanned_bytes", c->scanned);
+	json_kinds(f, "reclaimed_bytes", c->reclaimed);
+	msl_json_u64(f, "scanned_bytes_total",
+		     msl_page_bytes(msl_counts_scanned(c)));
+	msl_json_u64(f, "reclaimed_bytes_total",
+		     msl_page_bytes(msl_counts_reclaimed(c)));
 }
 
-/* One document per table; one cgroup a line, so that grep and awk cope. */
 void msl_print_json(FILE *f, const struct msl_table *t,
 		    const struct msl_print *p)
 {
 	const char *sep = "";
 	size_t i;
 
-	fputc('{', f);
-	if (p->source) {
-		fputs("\"source\":", f);
-		msl_put_json_str(f, p->source);
-		fputc(',', f);
+	msl_json_begin(f, p->command);
+	/* stat reads the module; report, a recording. */
+	if (!strcmp(p->command, "stat")) {
+		msl_json_bool(f, "module_loaded", t != NULL);
+		msl_json_str(f, "why", t ? NULL : p->down_why);
+	} else if (p->paths_from) {
+		msl_json_str(f, "paths", p->paths_from);
 	}
-	fprintf(f, "\"delta\":%s,", p->delta ? "true" : "false");
+	if (p->window)
+		fprintf(f, ",\"since\":%.3f,\"until\":%.3f", p->since, p->until);
+	msl_json_str(f, "source", p->source);
+	msl_json_bool(f, "delta", p->delta);
+	msl_json_key(f, "interval");
 	if (p->delta)
-		fprintf(f, "\"interval\":%.3f,", p->interval);
+		fprintf(f, "%.3f", p->interval);
+	else
+		fputs("null", f);
 	/* Seconds since the epoch, when the snapshot was taken. */
+	msl_json_key(f, "time");
 	if (p->time)
-		fprintf(f, "\"time\":%.3f,", p->time);
-	json_u64(f, "seq", t->seq, true);
-	json_u64(f, "nr_tracked", t->nr_tracked, true);
-	json_u64(f, "untracked", t->untracked, true);
-	json_u64(f, "dying", t->dying, true);
-	json_u64(f, "missed", t->missed, true);
-	json_u64(f, "page_size", msl_page_bytes(1), true);
-	if (p->cgroup) {
-		fputs("\"cgroup_filter\":", f);
-		msl_put_json_str(f, p->cgroup);
-		fputc(',', f);
+		fprintf(f, "%.3f", p->time);
+	else
+		fputs("null", f);
+	if (t) {
+		msl_json_u64(f, "seq", t->seq);
+		msl_json_u64(f, "nr_tracked", t->nr_tracked);
+		msl_json_u64(f, "untracked", t->untracked);
+		msl_json_u64(f, "dying", t->dying);
+		msl_json_u64(f, "missed", t->missed);
 	}
-	fputs("\"cgroups\":[", f);
-	for (i = 0; i < t->n; i++) {
+	msl_json_u64(f, "page_size", msl_page_bytes(1));
+	msl_json_path(f, "cgroup_filter", p->cgroup);
+	msl_json_key(f, "cgroups");
+	fputc('[', f);
+	for (i = 0; t && i < t->n; i++) {
 		const struct msl_row *r = &t->rows[i];
 
 		if (!msl_print_shows(r, p))
 			continue;
-		fprintf(f, "%s\n{", sep);
+		fprintf(f, "%s\n{\"id\":%llu", sep, (unsigned long long)r->id);
 		sep = ",";
-		json_u64(f, "id", r->id, true);
-		fputs("\"path\":", f);
-		if (r->path)
-			msl_put_json_str(f, r->path);
-		else
-			fputs("null", f);
-		fprintf(f, ",\"removed\":%s,", p->no_paths ? "null" :
-			r->path ? "false" : "true");
+		msl_json_path(f, "path", p->no_paths ? NULL : r->path);
+		msl_json_key(f, "removed");
+		/* a recording that does not name a cgroup says nothing of it */
+		fputs(p->no_paths ||
+		      (p->recorded && !r->path && !removed_unnamed(r)) ? "null" :
+		      r->path ? "false" : "true", f);
 		json_counts(f, &r->c);
 		fputc('}', f);
 	}

@@ -50,7 +50,7 @@ const char *msl_size_fmt(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
-int msl_seconds_parse(const char *s, double *out)
+int msl_decimal_parse(const char *s, double min, double max, double *out)
 {
 	char *end;
 	double v;
@@ -59,8 +59,13 @@ int msl_seconds_parse(const char *s, double *out)
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v) || v <= 0 || v > 86400)
+	if (errno || *end || !isfinite(v) || v < min || v > max)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+int msl_seconds_parse(const char *s, double *out)
+{
+	return msl_decimal_parse(s, 0, 86400, out) || *out == 0 ? -EINVAL : 0;
 }

@@ -15,6 +15,8 @@
 
 struct msl_evfmt {
 	struct tep_event *decision, *reclaimed, *snapshot, *snapshot_done;
+	struct tep_event *cgroup_path;
+	struct tep_format_field *p_id;
 	struct tep_format_field *d_id, *d_kind, *d_reason;
 	struct tep_format_field *r_id, *r_kind, *r_scanned, *r_reclaimed;
 	struct tep_format_field *s_seq, *s_id;
@@ -52,9 +54,26 @@ struct msl_evsink {
 	 */
 	struct msl_table *snap_times;
 	const struct msl_table *window;
+	/*
+	 * The paths the recording names (cgroup_path events): row->path
+	 * owned, the last one recorded for each id.
+	 */
+	struct msl_table *paths;
+	/*
+	 * report --since/--until and INTERVAL: only the events with
+	 * t_from <= ts < t_to count (t_to 0: no window), each into
+	 * activity[(ts - t_from) / step] (step 0: all into activity[0]).
+	 */
+	uint64_t t_from, t_to, step;
+	size_t nactivity;
+	struct msl_row outside;		/* what falls outside counts here */
+	/* The time stamps of the first and last event read (ns). */
+	uint64_t first_ts, last_ts;
 	uint64_t nr_decision, nr_reclaimed, nr_snapshot, nr_unknown;
 	uint64_t nr_missed_events;	/* reported lost by the ring buffer */
 };
+/* Frees the paths of msl_evsink.paths, and the table. */
+void msl_paths_free(struct msl_table *paths);
 /* 0, or -ENOMEM. */
 int msl_ev_handle(const struct msl_evfmt *f, struct tep_event *ev,
 		  struct tep_record *rec, struct msl_evsink *sink);

@@ -35,6 +35,42 @@ void msl_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * fd 1 closed when we start (`cmd >&-`): a file we open would become
+ * standard output.  A read-only descriptor holds its place, so that every
+ * write to it fails (EBADF) as a write to a closed one does.
+ */
+void msl_hold_stdout(void)
+{
+	int fd;
+
+	if (fcntl(STDOUT_FILENO, F_GETFD) >= 0 || errno != EBADF)
+		return;
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && fd != STDOUT_FILENO) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+}
+
+int msl_close_stdout(void)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout))
+		err = errno ? errno : EIO;
+	if (ferror(stdout) && !err)
+		err = EIO;
+	if (fclose(stdout) && !err)
+		err = errno ? errno : EIO;
+	if (!err)
+		return 0;
+	fprintf(stderr, "%s: write error on standard output: %s\n", MSL_PROG,
+		strerror(err));
+	return -err;
+}
+
 ssize_t msl_read_file(const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
