@@ -67,6 +67,14 @@ bench_emit() {
 	local part=$1 kv k v json
 	shift
 	json="{\"part\":\"$part\",\"config\":\"$MSL_CONFIG\",\"kernel\":\"$(uname -r)\",\"size\":\"$MSL_BENCH_SIZE\",\"mem_mib\":$(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo)"
+	[ -z "${MSL_BENCH_CLOCK:-}" ] || set -- "$@" "clock=$MSL_BENCH_CLOCK"
+	if msl_loaded; then
+		local f params=""
+		for f in enabled policy priority_threshold unset; do
+			params+="$f=$(cat "/sys/module/$MSL_MODULE/parameters/$f" 2>/dev/null) "
+		done
+		set -- "$@" "msl_params=${params% }"
+	fi
 	for kv in "$@"; do
 		k=${kv%%=*} v=${kv#*=}
 		if [[ $v =~ ^-?[0-9]+(\.[0-9]+)?$ ]] || [[ $v =~ ^\[[-0-9.,]*\]$ ]]; then
@@ -681,7 +689,7 @@ bench_overhead() {
 	msl_load
 	set_soft_limit I1 max
 	fg_measure loaded "$B_FG_STREAM" "$g"
-	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre msl_eligible_pass_begin \
+	fg_measure handlers "$B_FG_STREAM" "$h" shrink_node_pre msl_supply_kick \
 		shrink_slab_pre skip_shrink_lruvec skip_shrink_one skip_shrink_slab
 	# Each policy's decision in a run of its own, v8's too: the run above
 	# traces six more functions, and its figure for the decision came out

@@ -171,8 +171,8 @@ policy_decisions() {
 	local policy=$1 m cg must
 	shift
 	TRACE=$MSL_SCRATCH/trace.$policy
-	grep -q "policy=$policy$" "$TRACE" || fail "round $policy: no decision event says policy=$policy"
-	if grep 'decision:' "$TRACE" | grep -qv "policy=$policy$"; then
+	grep -q "policy=$policy " "$TRACE" || fail "round $policy: no decision event says policy=$policy"
+	if grep 'decision:' "$TRACE" | grep -qv "policy=$policy "; then
 		fail "round $policy: a decision under another policy than $policy"
 	fi
 	check_decision_consistency "$TRACE"

@@ -55,6 +55,14 @@ note() {
 	printf 'INFO %s %s\n' "$MSL_TEST" "$msg" >>"$MSL_RESULTS" 2>/dev/null || true
 }
 
+# json_doc LABEL FILE: the tool's JSON documents in FILE (one or more) to
+# the host, one line each, where tests/run validates them against
+# docs/memcg-softlimit.schema.json (result json/<test>/<label>).
+json_doc() {
+	[ -s "$2" ] || fail "json_doc $1: $2 is empty"
+	printf 'JSON %s %s %s\n' "$MSL_TEST" "$1" "$(tr '\n' ' ' <"$2")" >>"$MSL_RESULTS" 2>/dev/null || true
+}
+
 # fail MSG: fail the test now (exit 1) with MSG as the reason.
 # Careful: inside $(...) or a pipeline, exit only leaves that subshell.
 fail() {
@@ -332,6 +340,57 @@ fill_pagecache() {
 		fail "reading $file in $cg failed"
 }
 
+# shm_mount DIR MIB: a tmpfs of MIB MiB at DIR for the test's shmem,
+# unmounted (its memory freed) when the test exits, passed or failed: the
+# runner cleans up cgroups and scratch files, not mounts, and a tmpfs left
+# behind holds its pages for the rest of the boot.
+shm_mount() {
+	mkdir -p "$1"
+	mount -t tmpfs -o "size=${2}M" none "$1" || fail "mount tmpfs at $1"
+	SHM_MOUNTS+=("$1")
+	trap shm_unmount_all EXIT
+}
+SHM_MOUNTS=()
+shm_unmount_all() {
+	local d
+	for d in "${SHM_MOUNTS[@]}"; do
+		rm -rf "${d:?}"/* 2>/dev/null
+		umount "$d" 2>/dev/null
+	done
+}
+
+# shmem_write CGROUP FILE MIB: MIB MiB written into FILE (on a tmpfs) by a
+# process in CGROUP, its shmem charged there; not zeros, which 6.12's swap
+# keeps without writing them and zswap stores in nothing.  Its status is
+# the writer's (an OOM kill is the caller's to judge).
+shmem_write() {
+	local seed
+	seed=$(head -c 3072 /dev/urandom | base64 -w 0)
+	cg_run "$1" sh -c "yes '$seed' | head -c $(($3 << 20)) >'$2'"
+}
+
+# fill_pagecaches CGROUP FILE MIB [CGROUP FILE MIB]...: fill_pagecache for
+# each, with one drop_caches before the reads, so that no fill evicts
+# another's page cache.
+fill_pagecaches() {
+	local -a args=("$@")
+	local i cg file mib seed
+	for ((i = 0; i < ${#args[@]}; i += 3)); do
+		file=${args[i + 1]} mib=${args[i + 2]}
+		case $file in /*) ;; *) file=$MSL_SCRATCH/$file ;; esac
+		mkdir -p "$(dirname "$file")"
+		seed=$(head -c 3072 /dev/urandom | base64 -w 0)
+		{ yes "$seed" || true; } | head -c "$((mib * 1048576))" >"$file" || fail "writing $file failed"
+	done
+	drop_caches
+	for ((i = 0; i < ${#args[@]}; i += 3)); do
+		cg=${args[i]} file=${args[i + 1]}
+		case $file in /*) ;; *) file=$MSL_SCRATCH/$file ;; esac
+		cg_run "$cg" dd if="$file" of=/dev/null bs=1M status=none ||
+			fail "reading $file in $cg failed"
+	done
+}
+
 # stream_sparse CGROUP MIB [FILE]: read a MIB MiB sparse file inside CGROUP:
 # lots of page cache (global memory pressure) at almost no disk cost.  The
 # file stays (its cache stays charged) until the test removes it or ends.
@@ -374,6 +433,17 @@ msl_swap_on() {
 	fi
 	mkswap -f "$MSL_SWAP_DEV" >/dev/null || fail "mkswap $MSL_SWAP_DEV failed"
 	swapon "$MSL_SWAP_DEV" || fail "swapon $MSL_SWAP_DEV failed"
+}
+
+# swap_file_on MIB: a swap file of MIB MiB on the scratch disk, for tests
+# of make check that need swap (the host's swap disk is bench's); the
+# runner swaps it off and empties $MSL_SCRATCH after each test.
+swap_file_on() {
+	local f=$MSL_SCRATCH/swapfile
+	dd if=/dev/zero of="$f" bs=1M count="$1" status=none || fail "writing $f failed"
+	chmod 600 "$f"
+	mkswap "$f" >/dev/null || fail "mkswap $f failed"
+	swapon "$f" || fail "swapon $f failed"
 }
 
 # is_long: true for the long variants (MSL_LONG=1 on the host)

@@ -29,7 +29,17 @@ if [ "$MSL_LRU" = classic ]; then
 	# Every pass walks every memcg, so P is met at each.
 	assert_gt "${ne:-0}" 0 "P reclaimed for lack of anything eligible"
 fi
-assert_eq "${sk:-0}" 0 "steps that skipped P while nothing was eligible"
+# A pass that begins after a quiet spell judges before the count of what
+# the eligible memcgs hold that it kicked is in (module/supply.h: a stale
+# count reads as unknown, and unknown protects): a step or two may skip P
+# then, never once a step has found nothing eligible.
+order=$(grep -E "cgroup_id=$P_ID .*$GATED" "$MSL_SCRATCH/trace.1" |
+	sed -E 's/.* verdict=([a-z_]+) reason=([a-z_]+) .*/\1\/\2/')
+early=$(awk '$0 == "reclaim/nothing_eligible" {exit} $0 == "skip/under" {n++} END {print n + 0}' <<<"$order")
+late=$(awk '$0 == "reclaim/nothing_eligible" {seen = 1} seen && $0 == "skip/under" {n++} END {print n + 0}' <<<"$order")
+note "P skipped $early times before the first step that found nothing eligible, $late after"
+assert_eq "$late" 0 "steps that skipped P after one found nothing eligible"
+assert_le "$early" 3 "steps that skipped P before the supply count came in"
 check_decision_consistency "$MSL_SCRATCH/trace.1"
 
 # Q goes over its limit: P is skipped again, Q reclaimed as over.

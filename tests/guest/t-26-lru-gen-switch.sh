@@ -19,14 +19,14 @@ idp=$(cg_id P)
 
 # pressure_round LRU SEEN: Q (eligible: no limit anywhere above it)
 # streams page cache, with P immune and read in again first, until the
-# command SEEN says the decisions to check were taken, at most three
+# command SEEN says the decisions to check were taken, at most five
 # streams: MGLRU may reach P at no step of one (its memcg LRU serves Q
 # first).
 pressure_round() {
 	local try
 	echo "$1" >"$LG" || fail "cannot set lru_gen to $1"
 	trace_clear
-	for try in 1 2 3; do
+	for try in 1 2 3 4 5; do
 		cg_run P dd if="$MSL_SCRATCH/p.data" of=/dev/null bs=1M status=none
 		trace_enable memcg_softlimit/decision
 		stream_sparse Q 512
@@ -49,7 +49,7 @@ classic_seen() { decided "$idp" ' priority=12 effective_priority=12 .*verdict=sk
 for lru in y n; do
 	pressure_round "$lru" skipped
 	T=$MSL_SCRATCH/trace.$lru.auto
-	note "lru_gen=$lru, defaults: $(grep -c "cgroup_id=$idp " "$T") decisions on P, $(grep -E "cgroup_id=$idp .*verdict=skip reason=under" "$T" | grep -c . || true) skips"
+	note "lru_gen=$lru, defaults: $(grep -c "cgroup_id=$idp " "$T") decisions on P, $(grep -E "cgroup_id=$idp .*verdict=skip reason=under" "$T" | grep -c . || true) skips; by verdict and reason: $(grep -oE "cgroup_id=$idp .*verdict=[a-z]+ reason=[a-z_]+" "$T" | grep -oE 'verdict=.*' | sort | uniq -c | tr -s ' ' | tr '\n' ',')"
 	assert_true "P skipped at the defaults, lru_gen=$lru" grep -qE "cgroup_id=$idp .*verdict=skip reason=under" "$T"
 	assert_false "P reclaimed at the defaults, lru_gen=$lru" grep -qE "cgroup_id=$idp .*verdict=reclaim reason=(over|ancestor_over|below_threshold)" "$T"
 done

@@ -142,9 +142,9 @@ check() {
 	done
 	trace_disable memcg_softlimit/decision
 	trace_dump >"$S/trace"
-	grep -qE "decision: .*effective_priority=12 kind=$KIND .*policy=$policy$" "$S/trace" ||
+	grep -qE "decision: .*effective_priority=12 kind=$KIND .*policy=$policy " "$S/trace" ||
 		fail "case $case: no decision event says policy=$policy"
-	if grep -E "decision: .*kind=$KIND " "$S/trace" | grep -qv "policy=$policy$"; then
+	if grep -E "decision: .*kind=$KIND " "$S/trace" | grep -qv "policy=$policy "; then
 		fail "case $case: a decision under another policy than $policy"
 	fi
 	for cg in $LEAVES; do
@@ -171,7 +171,7 @@ check() {
 # larger excess than their own ("ID:N ...").
 excess_oracle() {
 	local out bad
-	out=$(grep -E "decision: .*effective_priority=12 kind=$KIND .*reason=(over|ancestor_over|excess_share) .*policy=excess$" "$S/trace" |
+	out=$(grep -E "decision: .*effective_priority=12 kind=$KIND .*reason=(over|ancestor_over|excess_share) .*policy=excess " "$S/trace" |
 		awk '{
 			id = ""; e = m = c = -1; v = ""
 			for (i = 1; i <= NF; i++) {

@@ -104,10 +104,11 @@ done
 
 out=$MSL_SCRATCH/decisions-by-reason.bt.out
 note "decisions-by-reason.bt: $(grep -c '^@decisions' "$out") rows"
-# @decisions[ID, 4]: N  (4 = over, 7 = under)
+# @decisions[ID, over]: N  (the reason by its name)
 bt_count() { sed -nE "s/^@decisions\[$1, $2\]: ([0-9]+)/\1/p" "$out" | head -n 1; }
-assert_window "$(bt_count "$ida1" 4)" "$ida1" over "A1 over: bpftrace vs snapshot"
-assert_window "$(bt_count "$idb" 7)" "$idb" under "B under: bpftrace vs snapshot"
+assert_window "$(bt_count "$ida1" over)" "$ida1" over "A1 over: bpftrace vs snapshot"
+assert_window "$(bt_count "$idb" under)" "$idb" under "B under: bpftrace vs snapshot"
+assert_false "decisions-by-reason.bt: every reason named" grep -qE '^@decisions\[[0-9]+, \]' "$out"
 assert_gt "$(delta "$idb" under)" 0 "B was skipped"
 
 out=$MSL_SCRATCH/top-skipped.bt.out

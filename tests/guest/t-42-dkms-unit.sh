@@ -6,8 +6,10 @@
 # memcg-softlimit.service, wanted by the module's device unit
 # (60-memcg-softlimit.rules tags the module's uevent), applied /etc/memcg-softlimit.conf at boot (the
 # image adds "/system.slice 1G" and "/msl-t42-later.slice 256M", a cgroup
-# that does not exist then, to it) without failing; a cgroup created after
-# boot gets its rule's limit; a reload of the module runs the unit again
+# that does not exist then, to it) and its drop-in directory (the image
+# adds 50-msl-test.conf with "/msl-t42-dropin.slice 128Mi") without
+# failing; a cgroup created after boot gets its rule's limit, from the
+# main file or from the drop-in; a reload of the module runs the unit again
 # and brings the limits back; a start with no module loaded is skipped,
 # not failed; reinstalling the package (its postinst restarts the unit)
 # applies the file again.
@@ -18,6 +20,7 @@ declare -A exp=()
 while IFS='=' read -r k v; do exp[$k]=$v; done <"$MSL_PKG_EXPECT"
 read -r cg _ <<<"${exp[softlimit]}"
 read -r later later_size <<<"${exp[later]}"
+read -r dropin dropin_size <<<"${exp[dropin]}"
 unit=memcg-softlimit.service
 dev=sys-module-memcg_softlimit.device
 L=/proc/memcg_softlimit/limits
@@ -35,7 +38,7 @@ diag() {
 	journalctl -b -o short-monotonic --no-pager -u "$unit" -u "$dev" 2>&1 | tail -n 15
 }
 cleanup() {
-	rmdir "$MSL_CGROUP_ROOT$later" 2>/dev/null
+	rmdir "$MSL_CGROUP_ROOT$later" "$MSL_CGROUP_ROOT$dropin" 2>/dev/null
 	msl_loaded || modprobe "$MSL_MODULE" 2>/dev/null
 }
 trap cleanup EXIT
@@ -46,6 +49,9 @@ assert_eq "$(systemctl is-active "$dev")" active "$dev (the loaded module, tagge
 assert_true "$dev wants $unit" grep -qw "$unit" <(systemctl show -p Wants --value "$dev")
 systemctl status --no-pager "$unit"
 assert_eq "$(us Result)" success "$unit's result at boot"
+assert_eq "$(systemctl is-active "$unit")" active "$unit active while the module is loaded"
+assert_eq "$(us ExecStart | grep -o 'path=[^ ;]*' | head -n 1)" "path=/usr/sbin/memcg-softlimit" "$unit runs the packaged command by its path"
+note "sandbox: $(systemd-analyze security --no-pager "$unit" 2>/dev/null | tail -n 1)"
 assert_eq "$(us ExecMainStatus)" 0 "memcg-softlimit apply's exit status at boot"
 assert_eq "$(us ConditionResult)" yes "$unit's condition held"
 t_boot=$(us ExecMainExitTimestampMonotonic)
@@ -61,14 +67,24 @@ assert_false "$later did not exist at boot" test -d "$MSL_CGROUP_ROOT$later"
 cg_create "${later#/}"
 wait_until 5 has_limit "$later" 268435456 || fail "$later was created but has no $later_size soft limit: $(tr '\n' ';' <"$L")"
 echo "ok: $later got $later_size at its creation"
+assert_true "the drop-in directory is in the package" test -d /etc/memcg-softlimit.conf.d
+assert_false "$dropin did not exist at boot" test -d "$MSL_CGROUP_ROOT$dropin"
+cg_create "${dropin#/}"
+wait_until 5 has_limit "$dropin" 134217728 ||
+	fail "$dropin was created but has no $dropin_size soft limit from the drop-in: $(tr '\n' ';' <"$L")"
+echo "ok: $dropin got $dropin_size (50-msl-test.conf) at its creation"
 
-# The module reloaded: the unit runs again and the limits are back.
+# The module reloaded: the unit stops with it, runs again and the limits
+# are back.
 modprobe -r "$MSL_MODULE" || fail "modprobe -r failed"
 assert_false "unloaded" msl_loaded
+wait_until 10 sh -c "[ \"\$(systemctl is-active $unit)\" = inactive ]" ||
+	{ diag; fail "$unit still $(systemctl is-active "$unit") with the module unloaded"; }
 modprobe "$MSL_MODULE" || fail "modprobe failed"
 wait_until 60 ran_since "$t_boot" ||
 	{ diag; fail "$unit did not run again when the module was loaded again"; }
 assert_eq "$(us Result)" success "$unit's result after the reload"
+assert_eq "$(systemctl is-active "$unit")" active "$unit active again"
 wait_until 5 has_limit "$cg" 1073741824 || fail "$cg's soft limit is not back after the reload"
 assert_true "$later's limit is back after the reload" has_limit "$later" 268435456
 t_reload=$(us ExecMainExitTimestampMonotonic)

@@ -66,7 +66,13 @@ status_says() {
 	assert_true "$1: status says /$3/" grep -qE "$3" <<<"$out"
 	note "$1: status: $(grep -iE 'module|lockdown|secure|refus|built' <<<"$out" | head -n 3 | tr '\n' ' ')"
 }
-unit_ran() { [ "$(systemctl show -p ConditionResult --value "$unit")" = yes ]; }
+# The unit applied the files and stays active (RemainAfterExit) until the
+# module goes: wait for that, not its start, before unloading (an unload
+# while it applies stops it, and its run fails).
+unit_ran() {
+	[ "$(systemctl show -p ConditionResult --value "$unit")" = yes ] &&
+		[ "$(systemctl is-active "$unit")" = active ]
+}
 unload() {
 	modprobe -r "$MSL_MODULE" || fail "modprobe -r $MSL_MODULE failed"
 	assert_false "unloaded" msl_loaded
@@ -106,6 +112,7 @@ status_says "refused" refused "refused to load on kernel .*no field msl_t43_no_s
 rm -f "$conf"
 systemctl restart "$load" || fail "systemctl restart $load failed"
 assert_true "option gone: loaded" msl_loaded
+wait_until 60 unit_ran || fail "option gone: $unit did not run when the module was loaded"
 
 # 3. Not loadable under lockdown.
 [ -w "$LOCKDOWN" ] || fail "no $LOCKDOWN: this kernel has no lockdown LSM"

@@ -153,10 +153,18 @@ else
 fi
 tool 0 status --json
 echo "---- memcg-softlimit status --json"; echo "$OUT"
-assert_true "status --json: loaded" grep -q '^{"loaded":true,"absent":null,' <<<"$OUT"
+assert_true "status --json: loaded" grep -q '^{"schema":1,"command":"status","loaded":true,"absent":null,' <<<"$OUT"
+printf '%s\n' "$OUT" >"$MSL_SCRATCH/status.json"
+json_doc status "$MSL_SCRATCH/status.json"
 assert_true "status --json: gate" grep -qE '"gate":"(progress|priority)"' <<<"$OUT"
 tool 0 get --json /P
-assert_true "get --json" grep -q '"soft_limit":2147483648' <<<"$OUT"
+assert_true "get --json" grep -qE '"soft_limit":"(set|v1)","soft_limit_bytes":2147483648\}' <<<"$OUT"
+printf '%s\n' "$OUT" >"$MSL_SCRATCH/get.json"
+json_doc get "$MSL_SCRATCH/get.json"
+tool 0 get --json /Q
+assert_true "get --json: max" grep -qE '"soft_limit":"max","soft_limit_bytes":null\}' <<<"$OUT"
+tool 0 get --json /W/b.scope
+assert_true "get --json: unset" grep -qE '"soft_limit":"unset","soft_limit_bytes":null\}' <<<"$OUT"
 tool 0 --version
 tool 0 help stat
 assert_true "help: the positional interval" grep -q "^usage: memcg-softlimit stat \[OPTIONS\] \[INTERVAL \[COUNT\]\]" <<<"$OUT"

@@ -51,7 +51,8 @@ expect 2 "$ROOTMSG" get /
 expect 1 "no such cgroup: /nope \\(.*/nope does not exist\\)" set /nope 1G
 expect 1 "no such cgroup: /nope" get /nope
 expect 1 "no such cgroup: /P/nope/deeper" unset /P/nope/deeper
-expect 2 "bad size 'lots': bytes with an optional K, M, G or T" set /P lots
+expect 2 "bad size 'lots': bytes with an optional K, M, G, T or Ki, Mi, Gi, Ti" set /P lots
+expect 2 "bad size '1000': size below one page" set /P 1000
 expect 2 "bad size '1Q'" set /P 1Q
 expect 2 "unknown option '-5': no SIZE, INTERVAL or COUNT is negative" set /P -5
 expect 2 "bad size '1.5G'" set /P 1.5G
@@ -66,7 +67,7 @@ else
 	expect 1 "cgroup /P/C/nomem has no memory controller of its own: echo \\+memory > .*/P/C/cgroup.subtree_control" set /P/C/nomem 1G
 fi
 expect 2 "set: missing SIZE" set /P
-expect 2 "^usage: memcg-softlimit set PATH SIZE" set /P
+expect 2 "^usage: memcg-softlimit set \\[OPTIONS\\] PATH SIZE" set /P
 expect 2 "set: missing PATH" set
 expect 2 "set: unexpected argument 'extra'" set /P 1G extra
 expect 2 "get: missing PATH" get
@@ -121,7 +122,9 @@ assert_eq "$?" 1 "status without the module"
 echo "---- memcg-softlimit status (no module for this kernel)"; echo "$out"
 assert_true "status says why" grep -qE "^module: +absent \(not_built\): $NL" <<<"$out"
 out=$("$MSL_TOOL" status --json 2>/dev/null)
-assert_true "status --json says why" grep -q '^{"loaded":false,"absent":"not_built","why":"no memcg_softlimit module' <<<"$out"
+assert_true "status --json says why" grep -q '^{"schema":1,"command":"status","loaded":false,"absent":"not_built","why":"no memcg_softlimit module' <<<"$out"
+"$MSL_TOOL" status --json >"$MSL_SCRATCH/status.json" 2>/dev/null
+json_doc status_without_module "$MSL_SCRATCH/status.json"
 out=$("$MSL_TOOL" tree 2>&1) || fail "tree without the module: $out"
 assert_true "tree says why" grep -qE "$NL" <<<"$out"
 out=$("$MSL_TOOL" explain /P 2>&1) || fail "explain without the module: $out"
@@ -136,6 +139,11 @@ echo "---- stat -q --prometheus (no module)"; cat "$PROM"
 assert_true "memcg_softlimit_up 0" grep -qx "memcg_softlimit_up 0" "$PROM"
 assert_false "no stale counters" grep -q decisions_total "$PROM"
 assert_true "the file says why" grep -qE "^# memcg-softlimit: $NL" "$PROM"
+# --json with it: a document that says the module is absent, and why.
+"$MSL_TOOL" stat --json --prometheus "$PROM" >"$MSL_SCRATCH/stat.json" 2>/dev/null
+assert_eq "$?" 0 "stat --json --prometheus without the module"
+assert_true "stat --json: module_loaded false" grep -q '^{"schema":1,"command":"stat","module_loaded":false,"why":"no memcg_softlimit module' "$MSL_SCRATCH/stat.json"
+json_doc stat_prometheus_without_module "$MSL_SCRATCH/stat.json"
 
 # Refused at load: the module's own line from the kernel log.
 KDIR=/lib/modules/$(uname -r)/updates

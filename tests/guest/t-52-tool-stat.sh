@@ -17,11 +17,19 @@ REASONS="policy_off targeted root below_threshold over ancestor_over nothing_eli
 KINDS="kswapd direct proactive targeted"
 # jrow FILE ID: the line of cgroup ID in a JSON document of the tool
 jrow() { grep -E "^\{\"id\":$2," "$1" | head -n 1; }
-# jget LINE KEY: decisions by reason (over), pages (scanned.kswapd), top level
+# jget LINE KEY: decisions by reason (over), pages (scanned.kswapd, from
+# scanned_bytes; reclaimed_total, from reclaimed_bytes_total), top level
+PS=$(getconf PAGESIZE)
 jget() {
+	local v
 	case $2 in
-	scanned.* | reclaimed.*) sed -nE "s/.*\"${2%%.*}\":\{[^}]*\"${2#*.}\":([0-9]+).*/\1/p" <<<"$1" ;;
-	reclaims | skips | seq | nr_tracked | untracked | *_total) sed -nE "s/.*\"$2\":([0-9]+).*/\1/p" <<<"$1" | head -n 1 ;;
+	scanned.* | reclaimed.*)
+		v=$(sed -nE "s/.*\"${2%%.*}_bytes\":\{[^}]*\"${2#*.}\":([0-9]+).*/\1/p" <<<"$1")
+		[ -z "$v" ] || echo $((v / PS)) ;;
+	*_total)
+		v=$(sed -nE "s/.*\"${2%_total}_bytes_total\":([0-9]+).*/\1/p" <<<"$1" | head -n 1)
+		[ -z "$v" ] || echo $((v / PS)) ;;
+	reclaims | skips | seq | nr_tracked | untracked) sed -nE "s/.*\"$2\":([0-9]+).*/\1/p" <<<"$1" | head -n 1 ;;
 	*) sed -nE "s/.*\"decisions\":\{[^}]*\"$2\":([0-9]+).*/\1/p" <<<"$1" ;;
 	esac
 }
@@ -167,13 +175,15 @@ assert_true "text: O listed" grep -qE " /O$" "$S/final.txt"
 assert_true "text: U listed" grep -qE " /U$" "$S/final.txt"
 
 # stat -i: each interval is the difference of two consecutive snapshots.
-ndocs=$(grep -c '^{"source"' "$S/deltas.json")
+ndocs=$(grep -c '^{"schema":1,"command":"stat",' "$S/deltas.json")
+json_doc stat "$S/final.json"
+json_doc stat_intervals "$S/deltas.json"
 assert_ge "$ndocs" 2 "stat -i 1 documents"
 assert_eq "$(grep -c '"delta":true,"interval":1.000,' "$S/deltas.json")" "$ndocs" "documents are deltas"
 assert_true "every document is whole" test "$(grep -c '^\]}$' "$S/deltas.json")" = "$ndocs"
 sum_over=0
-for dseq in $(sed -nE 's/^\{"source".*"seq":([0-9]+).*/\1/p' "$S/deltas.json"); do
-	doc=$(awk -v s="\"seq\":$dseq," '/^\{"source"/ { on = index($0, s) > 0 } on' "$S/deltas.json")
+for dseq in $(sed -nE 's/^\{"schema".*"seq":([0-9]+).*/\1/p' "$S/deltas.json"); do
+	doc=$(awk -v s="\"seq\":$dseq," '/^\{"schema"/ { on = index($0, s) > 0 } on' "$S/deltas.json")
 	for cg in O U; do
 		id=$(stat -c %i "$(cg_path $cg)")
 		row=$(grep -E "^\{\"id\":$id," <<<"$doc")
@@ -198,8 +208,15 @@ line=$(grep -E "^memcg_softlimit_decisions_total\{cgroup=\"/O\",reason=\"over\"\
 [ -n "$line" ] || fail "no decisions_total line for O: $(grep -m3 decisions_total "$S/msl.prom")"
 assert_ge "${line##* }" "$(jget "$O" over)" "prometheus O over vs stat"
 assert_false "no id label unless asked" grep -q 'id="' "$S/msl.prom"
-assert_false "no series that is 0 unless asked" grep -qE '^memcg_softlimit_[a-z_]+_total\{.*\} 0$' "$S/msl.prom"
-assert_true "zero series with -a" grep -qE '^memcg_softlimit_[a-z_]+_total\{.*\} 0$' "$S/msl-all.prom"
+# Every cgroup's series from the start, at 0 (enabled=Y: never policy_off).
+for cg in O U S; do
+	assert_true "zero series for $cg" grep -qx "memcg_softlimit_decisions_total{cgroup=\"/$cg\",reason=\"policy_off\"} 0" "$S/msl.prom"
+done
+assert_true "the module's info" grep -qE '^memcg_softlimit_info\{version="[^"]+",policy="v8",gate="progress",' "$S/msl.prom"
+assert_true "O's soft limit" grep -qE '^memcg_softlimit_soft_limit_bytes\{cgroup="/O",source="(set|v1)"\} 1048576$' "$S/msl.prom"
+assert_true "U at max" grep -qE '^memcg_softlimit_soft_limit_bytes\{cgroup="/U",source="(max|v1)"\} \+Inf$' "$S/msl.prom"
+assert_true "usage gauges" grep -qE '^memcg_softlimit_usage_bytes\{cgroup="/S"\} [0-9]+$' "$S/msl.prom"
+assert_true "the over gauge" grep -qE '^memcg_softlimit_over\{cgroup="/U"\} 0$' "$S/msl.prom"
 assert_true "the id label with --id-label" grep -qE "^memcg_softlimit_decisions_total\{cgroup=\"/O\",id=\"$ID_O\",reason=\"over\"\} [0-9]+$" "$S/msl-all.prom"
 assert_true "prometheus TYPE lines" grep -q '^# TYPE memcg_softlimit_reclaimed_bytes_total counter$' "$S/msl.prom"
 bytes=$(sed -nE 's/^memcg_softlimit_reclaimed_bytes_total\{cgroup="\/O",kind="(kswapd|direct|proactive)"\} ([0-9]+)$/\2/p' "$S/msl.prom" | awk '{ s += $1 } END { print s + 0 }')
@@ -213,7 +230,7 @@ echo "---- memcg-softlimit --prometheus (head)"; head -n 12 "$S/msl.prom"
 assert_true "stat -T: the time" grep -qE '^# [0-9]{2}:[0-9]{2}:[0-9]{2} snapshot' "$S/filtered.txt"
 assert_true "stat -c /O: O" grep -qE ' /O$' "$S/filtered.txt"
 assert_false "stat -c /O: no U" grep -qE ' /U$' "$S/filtered.txt"
-assert_true "stat --json: the time" grep -qE '^\{"source":"snapshot","delta":false,"time":[0-9]+\.[0-9]{3},' "$S/final.json"
+assert_true "stat --json: the time" grep -qE '"source":"snapshot","delta":false,"interval":null,"time":[0-9]+\.[0-9]{3},' "$S/final.json"
 # --raw and -o: columns a script can split.
 "$T" stat --raw -o id,over,cgroup -c /O >"$S/raw.txt" || fail "stat --raw failed"
 echo "---- memcg-softlimit stat --raw -o id,over,cgroup -c /O"; cat "$S/raw.txt"

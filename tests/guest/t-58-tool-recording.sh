@@ -57,7 +57,12 @@ REPORT_CHECK_PREFIX=guest "$MSL_PAYLOAD/guest/report-check.sh" "$T" "$REC" >"$S/
 cat "$S/check.txt"
 grep -q '^RESULT PASS guest/decisions_by_cgroup_and_reason$' "$S/check.txt" || fail "report vs trace-cmd: $(grep FAIL "$S/check.txt" | head -n 3 | tr '\n' ' ')"
 assert_eq "$(grep -c '^RESULT FAIL' "$S/check.txt")" 0 "report-check failures"
-assert_eq "$(grep -c "^RESULT PASS" "$S/check.txt")" 6 "report-check passes (every check of report-check.sh)"
+assert_eq "$(grep -c "^RESULT PASS" "$S/check.txt")" 7 "report-check passes (every check of report-check.sh)"
+# Named by the recording, not by this machine: the same cgroups once they
+# are gone here.
+for cg in A/A1 B S; do
+	assert_true "report names /$cg from the recording" grep -qE "\"path\":\"/$cg\"" <("$T" report --json -a "$REC" 2>/dev/null)
+done
 
 if grep -qw 'msl.record_sample=1' /proc/cmdline; then
 	# Which cgroup each id was, for the sample's README.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/pkg/host.sh: the host side of the packaging tests (DKMS, the Debian
-# packages, the package image).  tests/run runs it (through tests/pkg/lib.sh)
-# after the module builds; it can also run alone:
+# packages, the package image).  tests/run runs it after the module builds
+# and boots the package image it makes (the pkg rows); it can also run alone:
 #
 #   MSL_KVERS="6.1.0-57-amd64 6.12.118+deb12-amd64" \
 #   MSL_ROOTFS_DIR=/var/cache/memcg-softlimit/rootfs-<key> tests/pkg/host.sh
@@ -37,7 +37,7 @@
 #              maintainer scripts) outside the tested kernels and of one
 #              inside them whose build fails: apt-get exits 0, no module;
 #              the image build/pkg/image/rootfs.img is made (booted by
-#              tests/pkg/lib.sh with systemd as init for t-41..t-43), then
+#              tests/run with systemd as init for t-41..t-43), then
 #              dpkg --purge leaves nothing behind.
 #
 #  5. deb13/*  with Debian 13 rows in the table: in a throwaway overlay on
@@ -50,7 +50,7 @@
 # Environment: MSL_KVERS (required: the kernels of tests/matrix's Debian 12
 # rows, as tests/vm/setup.sh resolved them), MSL_ROOTFS_DIR (for 4),
 # MSL_CACHE (default /var/cache/memcg-softlimit), MSL_MIRROR (debootstrap's,
-# default http://deb.debian.org/debian), MSL_PKG_OUT (default build/pkg),
+# default: the mirror the host's apt sources give for bookworm), MSL_PKG_OUT (default build/pkg),
 # MSL_PKG_ONLY="dkms make deb image deb13" (default: all parts),
 # MSL_TRIXIE_CHROOT and MSL_KVERS_13 (for 5; tests/vm/setup.sh's).
 set -euo pipefail
@@ -60,7 +60,6 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$REPO/tests/vm/common.sh"
 OUT=${MSL_PKG_OUT:-$REPO/build/pkg}
 MSL_CACHE=${MSL_CACHE:-/var/cache/memcg-softlimit}
-MIRROR=${MSL_MIRROR:-http://deb.debian.org/debian}
 read -ra KERNELS <<<"${MSL_KVERS:?MSL_KVERS must name the kernels}"
 # The oldest and the newest generic kernels stand in where one will do.
 K_OLD=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | head -n 1)
@@ -385,17 +384,9 @@ part_deb() {
 	if [ "$rc" != 0 ] || ! ls "$DEB_DIR"/memcg-softlimit-dkms_*.deb >/dev/null 2>&1; then
 		result FAIL deb/build "packaging/build-deb failed (exit $rc): $(tail -n 2 "$OUT/deb-build.log" | tr '\n' ' ') (log ${OUT#"$REPO"/}/deb-build-failed.log)"
 		cp "$DEB_DIR/build.log" "$OUT/deb-build-failed.log" 2>/dev/null || true
-		# Go on with the DKMS package alone, so that its tests still run.
-		grep -q 'pkg.memcg-softlimit.notool' "$OUT/deb-build.log" && return 1
-		log "retrying without the tool package (profile pkg.memcg-softlimit.notool)"
-		safe_rm "$DEB_DIR"
-		DEB_BUILD_PROFILES=pkg.memcg-softlimit.notool "$REPO/packaging/build-deb" "$DEB_DIR" >>"$OUT/deb-build.log" 2>&1 || return 1
-		info deb/build "built memcg-softlimit-dkms alone after that failure: the package image has no tool"
-	else
-		result PASS deb/build "$(deb_sizes)"
+		return 1
 	fi
-	grep -q 'pkg.memcg-softlimit.notool' "$OUT/deb-build.log" &&
-		info deb/build "memcg-softlimit (tool, man page, unit) not built (profile pkg.memcg-softlimit.notool: no tools/Makefile, or its build failed)"
+	result PASS deb/build "$(deb_sizes)"
 
 	# lintian: info (-I) and pedantic tags shown; the package must have none
 	# but those it overrides (debian/*.lintian-overrides, with reasons).
@@ -428,6 +419,8 @@ part_deb() {
 # $MSL_CACHE/buildchroot-archives/.
 # ---------------------------------------------------------------------------
 BUILD_SUITE=bookworm
+# Debian's mirror: the host's own, as apt has it (tests/vm/common.sh).
+MIRROR=${MSL_MIRROR:-$(apt_mirror "$BUILD_SUITE")}
 buildchroot_recipe() {
 	local root=$1
 	debootstrap --variant=buildd "$BUILD_SUITE" "$root" "$MIRROR" >"$OUT/buildchroot-debootstrap.log" 2>&1 || return 1
@@ -449,6 +442,11 @@ ensure_buildchroot() { # sets BUILDCHROOT
 		log "clean build chroot cached: $dir"
 		touch "$dir/.complete"
 	else
+		if [ -z "$MIRROR" ]; then
+			log "the host's apt sources name no Debian mirror for $BUILD_SUITE (set MSL_MIRROR)"
+			flock -u 8
+			return 1
+		fi
 		log "debootstrap --variant=buildd $BUILD_SUITE into $dir (a few minutes, once)"
 		tmp=$(mktemp -d "$MSL_CACHE/.buildchroot-build-XXXXXX")
 		chmod 0755 "$tmp"
@@ -474,7 +472,6 @@ ensure_buildchroot() { # sets BUILDCHROOT
 
 part_deb_chroot() {
 	local root=$OUT/buildroot upper=$OUT/buildroot.ovl dsc log=$OUT/deb-build-chroot.log rc=0 debs=() f
-	local host_note=
 	tstart
 	for dsc in "$DEB_DIR"/memcg-softlimit_*.dsc; do [ -e "$dsc" ] && break; done
 	if [ ! -e "$dsc" ]; then
@@ -517,10 +514,8 @@ part_deb_chroot() {
 	done
 	umount_one "$root"
 	tend deb/build-chroot
-	grep -q 'pkg.memcg-softlimit.notool' "$OUT/deb-build.log" 2>/dev/null &&
-		host_note=" (the host's build of the tool failed too: deb/build)"
 	if [ "$rc" != 0 ]; then
-		result FAIL deb/build-chroot "exit $rc in the clean chroot$host_note: $(grep -E 'error:|Unmet|^E: |unable to|cannot' "$log" | head -n 3 | tr '\n' ' ') (log ${log#"$REPO"/})"
+		result FAIL deb/build-chroot "exit $rc in the clean chroot: $(grep -E 'error:|Unmet|^E: |unable to|cannot' "$log" | head -n 3 | tr '\n' ' ') (log ${log#"$REPO"/})"
 	elif ! printf '%s\n' "${debs[@]}" | grep -q '^memcg-softlimit-dkms_' ||
 		! printf '%s\n' "${debs[@]}" | grep -q '^memcg-softlimit_'; then
 		result FAIL deb/build-chroot "built only: ${debs[*]:-nothing} (log ${log#"$REPO"/})"
@@ -766,6 +761,8 @@ part_image() {
 	if [ -f "$root/etc/memcg-softlimit.conf" ]; then
 		cp -a "$root/etc/memcg-softlimit.conf" "$OUT/memcg-softlimit.conf.orig"
 		printf '%s\n' "/system.slice 1G" "/msl-t42-later.slice 256M" >>"$root/etc/memcg-softlimit.conf"
+		# A drop-in, as configuration management would add one.
+		printf '%s\n' "/msl-t42-dropin.slice 128Mi" >"$root/etc/memcg-softlimit.conf.d/50-msl-test.conf"
 		for f in "$DEB_DIR"/memcg-softlimit_*.deb; do
 			[ -e "$f" ] || continue
 			mkdir -p "$root/var/cache/msl-test"
@@ -788,6 +785,7 @@ part_image() {
 		echo "tool=$([ -f "$root/lib/systemd/system/memcg-softlimit.service" ] && echo yes || echo no)"
 		echo "softlimit=/system.slice 1G"
 		echo "later=/msl-t42-later.slice 256M"
+		echo "dropin=/msl-t42-dropin.slice 128Mi"
 		echo "tool_deb=$tooldeb"
 		echo "priority_threshold=11"
 	} >"$IMG/expect"
@@ -806,6 +804,7 @@ part_image() {
 	tstart
 	rm -f "$root/etc/modprobe.d/zz-msl-test.conf"
 	rm -rf "$root/var/cache/msl-test"
+	rm -f "$root/etc/memcg-softlimit.conf.d/50-msl-test.conf"
 	[ ! -f "$OUT/memcg-softlimit.conf.orig" ] || cp -a "$OUT/memcg-softlimit.conf.orig" "$root/etc/memcg-softlimit.conf"
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 	chmod +x "$root/usr/sbin/policy-rc.d"
@@ -892,7 +891,7 @@ fake_kernel_debs() {
 pkg_status() { in_chroot "$1" dpkg-query -W -f '${Status}' "$2" 2>&1; }
 
 part_image_kernels() {
-	local root=$1 name kver mode rc out log dir=$OUT/fake-kernels
+	local root=$1 name kver mode rc out log f dir=$OUT/fake-kernels
 	for name in excluded build-fails; do
 		tstart
 		case $name in
@@ -935,6 +934,18 @@ part_image_kernels() {
 				cfail "the hook did not report the failed build"
 			grep -qF "$FAIL_MARK" "$root/var/lib/dkms/memcg-softlimit/$VERSION/build/make.log" 2>/dev/null ||
 				cfail "make.log does not show the build failing on the fake headers' #error"
+			# The package itself configured again (an upgrade does) with
+			# this kernel the newest: Debian 12's dkms common.postinst
+			# builds for it and exits with the build's status, which must
+			# not leave the package half-configured.
+			rc=0
+			f=$(cd "$root/tmp/debs" && ls memcg-softlimit-dkms_*.deb)
+			in_chroot "$root" dpkg -i "/tmp/debs/$f" >>"$log" 2>&1 || rc=$?
+			[ "$rc" = 0 ] || cfail "dpkg -i memcg-softlimit-dkms with $kver the newest kernel exited $rc: $(grep -E 'rror|exited' "$log" | tail -n 2 | tr '\n' ' ')"
+			[ "$(pkg_status "$root" memcg-softlimit-dkms)" = "install ok installed" ] ||
+				cfail "memcg-softlimit-dkms is '$(pkg_status "$root" memcg-softlimit-dkms)' after a failed build at its configuration"
+			grep -qF "memcg-softlimit: WARNING: dkms's common.postinst exited" "$log" ||
+				info "deb/kernel/$name" "dkms's common.postinst did not fail at the reinstallation (it built nothing for $kver?)"
 			;;
 		esac
 		[ -z "$(find "$root/lib/modules/$kver" -name 'memcg_softlimit*' 2>/dev/null | head -n 1)" ] ||

@@ -359,9 +359,43 @@ def sizes_and_priorities(d):
     check(r is not None and r[3:6] == ["12", "3", "1000"], "2 GiB: median 12, lowest 3: %s" % r)
 
 
+def cost_record(mode, run, alloc_ms, psi_us=50000, ksw_ms=100, ooms=0, shape="t24", config="6.12-v2-mglru"):
+    return {"part": "cost", "config": config, "kernel": "6.12.0-test", "size": "default", "mem_mib": 462,
+            "shape": shape, "mode": mode, "run": run, "ok": 1, "alloc_ms": alloc_ms, "oom_kills": ooms,
+            "psi_some_us": psi_us, "psi_full_us": psi_us, "kswapd_cpu_ms": ksw_ms,
+            "reclaimed_pages": 256 * 200, "swapout_pages": 0, "p_kept_mib": 200, "p_total_mib": 220, "e_mib": 80}
+
+
+def cost_ratios_and_targets(d):
+    """Paired ratios to stock: the module at 2x stock's time in every repeat
+    is 2.00 with an interval of [2.00-2.00] and misses the 1.25 target;
+    memory.low at 1x meets nothing (no target for it); memory.min's OOM
+    kills are counted."""
+    recs = []
+    for run in range(1, 6):
+        base = 1000 + 100 * run
+        recs.append(cost_record("none", run, base))
+        recs.append(cost_record("msl", run, 2 * base))
+        recs.append(cost_record("low", run, base))
+        recs.append(cost_record("min", run, base, ooms=1))
+    write_records(d, "6.12-v2-mglru", recs)
+    r = aggregate(d)
+    check(r.returncode == 0, "aggregate.py exit %d: %s" % (r.returncode, r.stderr))
+    with open(os.path.join(d, "results.md")) as fh:
+        md = fh.read()
+    check("## What protection costs the unprotected side" in md, "the cost section")
+    line = [l for l in md.splitlines() if l.startswith("| anonymous, no swap (t-24) | module |")]
+    check(len(line) == 1 and "| 2.00 [2.00-2.00] |" in line[0], "the module's paired ratio: %s" % line)
+    mn = [l for l in md.splitlines() if l.startswith("| anonymous, no swap (t-24) | memory.min |")]
+    check(len(mn) == 1 and "| 5 |" in mn[0], "memory.min's OOM kills: %s" % mn)
+    check("allocation time 2.00 [2.00-2.00] x stock (target <= 1.25): missed" in md, "the missed target")
+    check("OOM kills 0 against stock's 0: met" in md, "the OOM target")
+
+
 def main():
     cases = [iso_spread_and_rate, only_measured_parts, anon_in_targets, overhead_shares, bad_input,
-             sizes_and_priorities, app_figures_and_targets, app_without_none, app_cpu_control, stored_results]
+             sizes_and_priorities, app_figures_and_targets, app_without_none, app_cpu_control,
+             cost_ratios_and_targets, stored_results]
     nfail = 0
     for case in cases:
         del failed_checks[:]

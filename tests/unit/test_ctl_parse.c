@@ -41,6 +41,25 @@ static void sizes(void)
 	CHECK(msl_parse_size("MAX", &b, &max) == -EINVAL);
 	CHECK(msl_parse_size("0x10", &b, &max) == -EINVAL);
 	CHECK(msl_parse_size("G", &b, &max) == -EINVAL);
+	/* Ki, Mi, Gi, Ti (Kubernetes' spelling) and infinity (systemd's). */
+	CHECK(msl_parse_size("512Mi", &b, &max) == 0 && b == 512ULL << 20 && !max);
+	CHECK(msl_parse_size("64Ki", &b, &max) == 0 && b == 64ULL << 10);
+	CHECK(msl_parse_size("3gi", &b, &max) == 0 && b == 3ULL << 30);
+	CHECK(msl_parse_size("2Ti", &b, &max) == 0 && b == 2ULL << 40);
+	CHECK(msl_parse_size("infinity", &b, &max) == 0 && max);
+	CHECK(msl_parse_size("1KiB", &b, &max) == -EINVAL);
+	CHECK(msl_parse_size("1i", &b, &max) == -EINVAL);
+	CHECK(msl_parse_size("1Mx", &b, &max) == -EINVAL);
+	CHECK(msl_parse_size("Infinity", &b, &max) == -EINVAL);
+	CHECK(msl_parse_size("16777216Ti", &b, &max) == -ERANGE);
+	/* Less than a page is 0 pages, "always over": refused; 0 says it. */
+	CHECK(msl_parse_size("1000", &b, &max) == -EDOM);
+	CHECK(msl_parse_size("1", &b, &max) == -EDOM);
+	CHECK(msl_parse_size("1K", &b, &max) == -EDOM);
+	CHECK(msl_parse_size("1Ki", &b, &max) == -EDOM);
+	CHECK(msl_parse_size("4095", &b, &max) == -EDOM);
+	CHECK(strstr(msl_size_why(-EDOM), "below one page"));
+	CHECK(strstr(msl_size_why(-EINVAL), "Ki, Mi, Gi, Ti"));
 }
 
 static void commands(void)
@@ -58,6 +77,8 @@ static void commands(void)
 	CHECK(parse("unset /with space", &cmd, buf) == 0);
 	CHECK(!strcmp(cmd.path, "/with space"));
 	CHECK(parse("set / 1G", &cmd, buf) == 0);	/* the module refuses root */
+	CHECK(parse("set /A 512Mi", &cmd, buf) == 0 && cmd.bytes == 512ULL << 20);
+	CHECK(parse("set /A infinity", &cmd, buf) == 0 && cmd.is_max);
 }
 
 static void bad_commands(void)
@@ -66,7 +87,7 @@ static void bad_commands(void)
 		"", "\n", "set", "set ", "set /A", "set /A ", "set  1G",
 		"set A 1G", "set /A 1Q", "set /A -5", "set /A 1G\nset /B 1G",
 		"unset", "unset ", "unset A", "remove /A", "SET /A 1G",
-		"set /A/../B 1G", "set /A/./B 1G", "set /.. 1G",
+		"set /A/../B 1G", "set /A/./B 1G", "set /.. 1G", "set /A 1000",
 		"unset /A\t", "set /A\x01 1G",
 	};
 	struct msl_ctl_cmd cmd;
@@ -218,6 +239,9 @@ static const struct {
 	{ "/ 1G", -EINVAL, NULL, 0, 0 },
 	{ "/a** 1G", -EINVAL, NULL, 0, 0 },
 	{ "a 1G", -EINVAL, NULL, 0, 0 },
+	{ "/k/** 512Mi", 1, "/k/**", MSL_RULE_LIMIT, 512ULL << 20 },
+	{ "/k/** infinity", 1, "/k/**", MSL_RULE_MAX, 0 },
+	{ "/a 1000", -EINVAL, NULL, 0, 0 },
 };
 
 static void rules(void)

@@ -32,7 +32,8 @@ static void run(const char *name, enum msl_gate gate,
 		switch (ev[i].what) {
 		case PASS:
 			got = msl_kswapd_pass_begin(&round, ev[i].priority,
-						    ev[i].reclaimed, gate);
+						    ev[i].reclaimed,
+						    gate == MSL_GATE_PROGRESS);
 			break;
 		case STEP:
 			got = msl_kswapd_effective_priority(&round,
@@ -145,8 +146,20 @@ static void progress_retry(void)
 	}
 }
 
+/* kswapd never reaches 0: its last pass is 1; everyone else's is 0. */
+static void last_pass(void)
+{
+	CHECK(msl_last_pass(MSL_KIND_KSWAPD, 1));
+	CHECK(!msl_last_pass(MSL_KIND_KSWAPD, 2));
+	CHECK(msl_last_pass(MSL_KIND_DIRECT, 0));
+	CHECK(!msl_last_pass(MSL_KIND_DIRECT, 1));
+	CHECK(!msl_last_pass(MSL_KIND_PROACTIVE, 1));
+	CHECK(msl_last_pass(MSL_KIND_PROACTIVE, 0));
+}
+
 int main(void)
 {
+	RUN("pass", last_pass);
 	RUN("pass", classic_round);
 	RUN("pass", mglru_round);
 	RUN("pass", progress_retry);

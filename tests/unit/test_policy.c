@@ -103,6 +103,9 @@ static const struct msl_params off = {
 enum {
 	F_RETRY = 1 << 0,		/* the reclaimer's retry */
 	F_NONE = 1 << 1,		/* nothing is eligible (V8 2/2) */
+	F_SPELL = 1 << 2,		/* the node is in a dry spell */
+	F_DEEP = 1 << 3,		/* below the depth bound */
+	F_DYING = 1 << 4,		/* the memcg was removed */
 };
 
 static struct msl_decision decide_n(const struct msl_params *params,
@@ -118,6 +121,9 @@ static struct msl_decision decide_n(const struct msl_params *params,
 		.last_pass = priority == 0,
 		.retry = flags & F_RETRY,
 		.nothing_eligible = flags & F_NONE,
+		.dry_spell = flags & F_SPELL,
+		.below_floor = flags & F_DEEP,
+		.dying = flags & F_DYING,
 	};
 	struct msl_decision d;
 
@@ -274,6 +280,19 @@ static const struct row rows[] = {
 	{ "retry", T(case1), &dflt, A1, DR, 12, F_RETRY, RE, P(RETRY), -1 },
 	/* The priority gate ignores the retry: its last pass is its escape. */
 	{ "retry", T(case1), &v8, B, DR, 12, F_RETRY, SK, P(UNDER), -1 },
+	/* A dry spell and the depth bound open the progress gate alone. */
+	{ "spell", T(case1), &dflt, B, KS, 9, F_SPELL, RE, P(DRY_SPELL), -1 },
+	{ "spell", T(case1), &v8, B, KS, 12, F_SPELL, SK, P(UNDER), -1 },
+	{ "spell", T(case1), &dflt, B, DR, 12, F_SPELL | F_RETRY, RE, P(RETRY), -1 },
+	{ "depth", T(case1), &dflt, B, DR, 4, F_DEEP, RE, P(DEPTH), -1 },
+	{ "depth", T(case1), &v8, B, DR, 12, F_DEEP, SK, P(UNDER), -1 },
+	{ "depth", T(case1), &dflt, A1, DR, 4, F_DEEP, RE, P(DEPTH), -1 },
+	/* A removed memcg is reclaimed at every pass, under every gate. */
+	{ "dying", T(case1), &dflt, B, KS, 12, F_DYING, RE, P(DYING), -1 },
+	{ "dying", T(case1), &v8, B, DR, 12, F_DYING, RE, P(DYING), -1 },
+	{ "dying", T(case1), &walk, B, DR, 12, F_DYING, RE, P(DYING), -1 },
+	{ "dying", T(case1), &dflt, B, MSL_KIND_TARGETED, 12, F_DYING, RE, P(TARGETED), -1 },
+	{ "dying", T(case1), &off, B, KS, 12, F_DYING, RE, P(OFF), -1 },
 	/* The priority gate: the first pass only, at 12. */
 	{ "priority", T(case1), &v8, B, KS, 11, 0, RE, P(PRIORITY), -1 },
 	{ "priority", T(case1), &v8, A1, DR, 0, 0, RE, P(PRIORITY), -1 },
@@ -283,6 +302,9 @@ static const struct row rows[] = {
 	{ "none", T(case1), &v8, B, KS, 12, F_NONE, RE, P(NOTHING_ELIGIBLE), -1 },
 	{ "none", T(case1), &dflt, B, DR, 3, F_NONE, RE, P(NOTHING_ELIGIBLE), -1 },
 	{ "none", T(art_e), &dflt, AA1, KS, 12, F_NONE, RE, P(NOTHING_ELIGIBLE), -1 },
+	/* A memcg over its limit is its own proof: over, whatever the count says. */
+	{ "none over", T(case1), &dflt, A1, DR, 12, F_NONE, RE, P(OVER), A1 },
+	{ "none over", T(case2), &v8, A2, KS, 12, F_NONE, RE, P(ANCESTOR_OVER), A },
 	/* walk never has that case: none over is proportional reclaim. */
 	{ "none walk", T(art_e), &walk, AA1, KS, 12, F_NONE, RE, P(NONE_OVER), -1 },
 	/* Targeted reclaim, the root and a disabled module: untouched. */
@@ -456,7 +478,7 @@ static void eligibility(void)
 
 /*
  * excess: what the module keeps between steps, simulated with the same
- * pure helpers (hooks.c does this with atomics): the largest-excess word
+ * pure helpers (excess.c does this with atomics): the largest-excess word
  * and one credit per memcg.  @at is the memcg of the step being decided.
  */
 /* Room for either tree: the article's (NR_ART) or the patch's. */

@@ -92,11 +92,71 @@ static void merely_not_loaded(void)
 	CHECK(strstr(a.text, "modprobe memcg_softlimit") != NULL);
 }
 
+/* No module file: what DKMS knows says which fix applies. */
+static struct msl_absence missing(const char *ver, bool headers, bool built,
+				  bool failed)
+{
+	struct msl_absence_facts f = {
+		.kernel = "6.13.0-1-amd64", .ko_signed = -1,
+		.dkms_version = ver, .kernel_re = "^(6\\.1|6\\.12|7\\.3)\\.",
+		.headers = headers, .built = built,
+		.make_log = failed ? "/var/lib/dkms/memcg-softlimit/0.2.0/build/make.log" : NULL,
+		.make_log_failed = failed,
+	};
+	struct msl_absence a;
+
+	msl_absence_classify(&f, &a);
+	return a;
+}
+
+static void not_built_and_why(void)
+{
+	struct msl_absence_facts f = { .kernel = "6.12.9-1-amd64" };
+	struct msl_absence a;
+	char buf[64];
+
+	CHECK(!strcmp(msl_absence_kernels("^(6\\.1|6\\.12|7\\.3)\\.", buf, sizeof(buf)), "6.1, 6.12, 7.3"));
+	CHECK(!strcmp(msl_absence_kernels("^6\\.", buf, sizeof(buf)), "^6\\."));
+	/* No DKMS sources at all: the package. */
+	a = missing(NULL, true, false, false);
+	CHECK(a.why == MSL_ABSENT_NOT_BUILT && strstr(a.text, "install memcg-softlimit-dkms"));
+	/* Outside dkms.conf's kernels: the supported list. */
+	a = missing("0.2.0", true, false, false);
+	CHECK(a.why == MSL_ABSENT_UNSUPPORTED);
+	CHECK(!strcmp(msl_absence_word(a.why), "unsupported_kernel"));
+	CHECK(strstr(a.text, "6.1, 6.12, 7.3") && strstr(a.text, "not for 6.13.0-1-amd64"));
+	CHECK(strstr(a.text, "it was not built for it"));
+	/* A supported kernel without its headers. */
+	f.dkms_version = "0.2.0";
+	f.kernel_re = "^(6\\.1|6\\.12|7\\.3)\\.";
+	msl_absence_classify(&f, &a);
+	CHECK(a.why == MSL_ABSENT_NO_HEADERS);
+	CHECK(!strcmp(msl_absence_word(a.why), "no_headers"));
+	CHECK(strstr(a.text, "apt-get install linux-headers-6.12.9-1-amd64"));
+	/* Headers, and a build that failed: its log. */
+	f.headers = true;
+	f.make_log = "/var/lib/dkms/memcg-softlimit/0.2.0/build/make.log";
+	f.make_log_failed = true;
+	msl_absence_classify(&f, &a);
+	CHECK(a.why == MSL_ABSENT_BUILD_FAILED);
+	CHECK(!strcmp(msl_absence_word(a.why), "build_failed"));
+	CHECK(strstr(a.text, "/var/lib/dkms/memcg-softlimit/0.2.0/build/make.log says why"));
+	/* Built once, then uninstalled (or a log of another kernel): install. */
+	f.built = true;
+	msl_absence_classify(&f, &a);
+	CHECK(a.why == MSL_ABSENT_NOT_BUILT && strstr(a.text, "dkms install memcg-softlimit/0.2.0 -k 6.12.9-1-amd64"));
+	f.built = false;
+	f.make_log_failed = false;
+	msl_absence_classify(&f, &a);
+	CHECK(a.why == MSL_ABSENT_NOT_BUILT);
+}
+
 int main(void)
 {
 	RUN("tool_absence", not_built);
 	RUN("tool_absence", refused_at_load);
 	RUN("tool_absence", key_not_enrolled);
 	RUN("tool_absence", merely_not_loaded);
+	RUN("tool_absence", not_built_and_why);
 	return 0;
 }

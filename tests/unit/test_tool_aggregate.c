@@ -289,24 +289,33 @@ static char *print_json(const struct msl_table *t, const struct msl_print *p)
 
 static void json_document(void)
 {
-	struct msl_print p = { .source = "snapshot" };
+	struct msl_print p = { .source = "snapshot", .command = "stat" };
 	struct msl_table t = { 0 };
 	char *out, *line;
 
 	row(&t, 7, "/q\"b\\\n\xff")->c.decisions[MSL_REASON_OVER] = 3;
 	row(&t, 8, NULL)->c.scanned[MSL_KIND_PROACTIVE] = 4;
 	row(&t, 9, "/idle");
+	row(&t, 10, "/\xc3\xa9t\xc3\xa9")->c.decisions[MSL_REASON_UNDER] = 1;
 	t.seq = 42;
 	t.nr_tracked = 3;
 	out = print_json(&t, &p);
-	CHECK(starts(out, "{\"source\":\"snapshot\",\"delta\":false,\"seq\":42,\"nr_tracked\":3,"));
+	CHECK(starts(out, "{\"schema\":1,\"command\":\"stat\",\"module_loaded\":true,\"why\":null,\"source\":\"snapshot\",\"delta\":false,\"interval\":null,\"time\":null,\"seq\":42,\"nr_tracked\":3,"));
 	/* One cgroup a line, idle ones left out unless --all. */
 	line = strstr(out, "\n{\"id\":7,");
 	CHECK(line != NULL);
-	CHECK(line && starts(line, "\n{\"id\":7,\"path\":\"/q\\\"b\\\\\\n\\\\xff\",\"removed\":false,\"decisions\":{\"policy_off\":0,\"targeted\":0,\"root\":0,\"below_threshold\":0,\"over\":3,"));
+	/*
+	 * Not UTF-8: escaped (backslashes doubled, the byte as \xNN), and
+	 * said so; the newline is JSON's own escape.
+	 */
+	CHECK(line && starts(line, "\n{\"id\":7,\"path\":\"/q\\\"b\\\\\\\\\\n\\\\xff\",\"path_escaped\":true,\"removed\":false,\"decisions\":{\"policy_off\":0,\"targeted\":0,\"root\":0,\"below_threshold\":0,\"over\":3,"));
+	/* UTF-8 as it is, never flagged. */
+	CHECK(strstr(out, "{\"id\":10,\"path\":\"/\xc3\xa9t\xc3\xa9\",\"removed\":false,") != NULL);
 	CHECK(strstr(out, "\"reclaims\":3,\"skips\":0,") != NULL);
 	CHECK(strstr(out, "{\"id\":8,\"path\":null,\"removed\":true,") != NULL);
-	CHECK(strstr(out, "\"scanned\":{\"kswapd\":0,\"direct\":0,\"proactive\":4,\"targeted\":0}") != NULL);
+	/* Pages as bytes. */
+	CHECK(strstr(out, "\"scanned_bytes\":{\"kswapd\":0,\"direct\":0,\"proactive\":16384,\"targeted\":0}") != NULL ||
+	      msl_page_bytes(1) != 4096);
 	CHECK(strstr(out, "\"id\":9") == NULL);
 	CHECK(!strcmp(out + strlen(out) - 4, "\n]}\n"));
 	free(out);
@@ -314,13 +323,13 @@ static void json_document(void)
 	p.delta = true;
 	p.interval = 2;
 	out = print_json(&t, &p);
-	CHECK(strstr(out, "\"delta\":true,\"interval\":2.000,") != NULL);
-	CHECK(strstr(out, "\"time\":") == NULL);
+	CHECK(strstr(out, "\"delta\":true,\"interval\":2.000,\"time\":null,") != NULL);
 	free(out);
 	p.time = 1796000000.25;
 	p.cgroup = "/idle";
 	out = print_json(&t, &p);
 	CHECK(strstr(out, "\"interval\":2.000,\"time\":1796000000.250,\"seq\"") != NULL);
+	CHECK(strstr(out, "\"cgroup_filter\":\"/idle\",") != NULL);
 	/* -c: only that cgroup and below. */
 	CHECK(strstr(out, "{\"id\":9,") != NULL && strstr(out, "{\"id\":7,") == NULL);
 	p.cgroup = NULL;
@@ -330,136 +339,18 @@ static void json_document(void)
 	out = print_json(&t, &p);
 	CHECK(strstr(out, "\"cgroups\":[\n]}") != NULL);
 	free(out);
-	msl_table_free(&t);
-}
-
-static char *prom_text(const struct msl_table *t, const struct msl_prom *o)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	msl_print_prometheus(f, t, o);
-	fclose(f);
-	return buf;
-}
-
-/* Every line a comment or "name{labels} value": no duplicate series. */
-static bool prom_well_formed(const char *text)
-{
-	char *copy = strdup(text), *line, *save, *series[256];
-	size_t n = 0, i;
-	bool ok = true;
-
-	for (line = strtok_r(copy, "\n", &save); line && ok;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *sp = strrchr(line, ' ');
-
-		if (line[0] == '#')
-			continue;
-		ok = sp && sp[1] && strspn(sp + 1, "0123456789") == strlen(sp + 1) &&
-		     !strncmp(line, "memcg_softlimit_", 16);
-		*sp = '\0';
-		for (i = 0; ok && i < n; i++)
-			ok = strcmp(series[i], line) != 0;
-		if (n < 256)
-			series[n++] = line;
-	}
-	free(copy);
-	return ok;
-}
-
-static void prometheus_series(void)
-{
-	struct msl_prom o = { 0 };
-	struct msl_table t = { 0 };
-	char *text, want[128];
-
-	row(&t, 7, "/a \"x\"")->c.decisions[MSL_REASON_UNDER] = 12;
-	row(&t, 7, NULL)->c.reclaimed[MSL_KIND_KSWAPD] = 3;
-	t.rows[0].path = "/a \"x\"";
-	row(&t, 8, NULL)->c.decisions[MSL_REASON_OVER] = 1;
-	row(&t, 9, NULL)->c.decisions[MSL_REASON_OVER] = 2;
-	row(&t, 10, "/b/c")->c.decisions[MSL_REASON_OVER] = 5;
-	t.nr_tracked = 4;
-	t.missed = 2;
-	text = prom_text(&t, &o);
-	CHECK(strstr(text, "memcg_softlimit_up 1\n") != NULL);
-	CHECK(strstr(text, "memcg_softlimit_decisions_total{cgroup=\"/a \\\"x\\\"\",reason=\"under\"} 12\n") != NULL);
-	/* Bytes, not pages. */
-	snprintf(want, sizeof(want), "memcg_softlimit_reclaimed_bytes_total{cgroup=\"/a \\\"x\\\"\",kind=\"kswapd\"} %llu\n",
-		 (unsigned long long)msl_page_bytes(3));
-	CHECK(strstr(text, want) != NULL);
-	/* No series that is 0, no id label. */
-	CHECK(strstr(text, "reason=\"over\"} 0") == NULL);
-	CHECK(strstr(text, "id=") == NULL);
-	/* Removed cgroups: one series, their sum. */
-	CHECK(strstr(text, "{cgroup=\"(removed)\",reason=\"over\"} 3\n") != NULL);
-	CHECK(prom_well_formed(text));
-	CHECK(strstr(text, "memcg_softlimit_missed_calls_total 2\n") != NULL);
-	free(text);
-
-	o.all = true;
-	o.id_label = true;
-	text = prom_text(&t, &o);
-	CHECK(strstr(text, "{cgroup=\"/a \\\"x\\\"\",id=\"7\",reason=\"over\"} 0\n") != NULL);
-	CHECK(strstr(text, "{cgroup=\"(removed)\",id=\"8\",reason=\"over\"} 1\n") != NULL);
-	CHECK(prom_well_formed(text));
-	free(text);
-
-	o = (struct msl_prom){ .cgroup = "/b" };
-	text = prom_text(&t, &o);
-	CHECK(strstr(text, "cgroup=\"/b/c\"") != NULL);
-	CHECK(strstr(text, "cgroup=\"/a") == NULL);
-	free(text);
-
-	/* The module absent: up 0 and why, and nothing else. */
-	o = (struct msl_prom){ .down_why = "refused\nat load" };
-	text = prom_text(NULL, &o);
-	CHECK(!strcmp(text, "# HELP memcg_softlimit_up 1 when the memcg_softlimit module is loaded and its counters were read, else 0.\n"
-		      "# TYPE memcg_softlimit_up gauge\nmemcg_softlimit_up 0\n"
-		      "# memcg-softlimit: refused at load\n"));
-	free(text);
-	msl_table_free(&t);
-}
-
-static void prometheus_file(void)
-{
-	char dir[] = "/tmp/msl-unit-prom.XXXXXX", file[PATH_MAX], *text;
-	char cmd[PATH_MAX + 64];
-	struct msl_prom o = { .id_label = true };
-	struct msl_table t = { 0 };
-	const char *why;
-	struct stat st;
-	mode_t old;
-
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(file, sizeof(file), "%s/memcg_softlimit.prom", dir);
-	row(&t, 7, "/a")->c.decisions[MSL_REASON_UNDER] = 12;
-	t.nr_tracked = 1;
-	old = umask(077);
-	CHECK(msl_write_prometheus(file, &t, &o, &why) == 0);
-	umask(old);
-	CHECK(stat(file, &st) == 0 && (st.st_mode & 0777) == 0644);
-	text = msl_read_all(file, NULL);
-	CHECK(text && strstr(text, "memcg_softlimit_decisions_total{cgroup=\"/a\",id=\"7\",reason=\"under\"} 12\n"));
-	free(text);
-	/* The guest tests' independent parser of the format agrees. */
-	snprintf(cmd, sizeof(cmd), "perl ../guest/prom-check.pl '%s' >&2", file);
-	CHECK(system(cmd) == 0);
-	/* The module gone: the same file replaced, no stale counters. */
-	CHECK(msl_write_prometheus(file, NULL, &o, &why) == 0);
-	text = msl_read_all(file, NULL);
-	CHECK(text && strstr(text, "memcg_softlimit_up 0\n") &&
-	      !strstr(text, "decisions_total"));
-	free(text);
-	/* Only the file itself: the temporary went by rename. */
-	snprintf(file, sizeof(file), "ls -A '%s' | grep -qv memcg_softlimit.prom", dir);
-	CHECK(system(file) != 0);
-	snprintf(file, sizeof(file), "%s/no/such/dir.prom", dir);
-	CHECK(msl_write_prometheus(file, &t, &o, &why) != 0 && why);
-	snprintf(file, sizeof(file), "rm -rf '%s'", dir);
-	CHECK(system(file) == 0);
+	/* No module: a document that says why, no counters, no rows. */
+	p.down_why = "not loaded";
+	out = print_json(NULL, &p);
+	CHECK(starts(out, "{\"schema\":1,\"command\":\"stat\",\"module_loaded\":false,\"why\":\"not loaded\","));
+	CHECK(strstr(out, "\"seq\"") == NULL);
+	CHECK(strstr(out, "\"cgroups\":[\n]}") != NULL);
+	free(out);
+	/* report reads a recording: nothing about the module. */
+	p.command = "report";
+	out = print_json(&t, &p);
+	CHECK(starts(out, "{\"schema\":1,\"command\":\"report\",\"source\":"));
+	free(out);
 	msl_table_free(&t);
 }
 
@@ -474,7 +365,5 @@ int main(void)
 	RUN("tool_aggregate", deltas_between_snapshots);
 	RUN("tool_aggregate", sorting);
 	RUN("tool_aggregate", json_document);
-	RUN("tool_aggregate", prometheus_series);
-	RUN("tool_aggregate", prometheus_file);
 	return 0;
 }

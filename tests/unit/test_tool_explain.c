@@ -316,6 +316,33 @@ static void excess_explains_the_share(void)
 	free(out);
 }
 
+/* The one line an operator reads first, with the headroom that decides. */
+static void verdict_says_why_and_how_far(void)
+{
+	struct msl_params progress = v8;
+	char v[512];
+
+	explain(&v8, case2, A2);
+	msl_answer_verdict(&v8, &chain, rows, 4096, v, sizeof(v));
+	CHECK(strstr(v, "reclaimed first with /A, which is over its soft limit; ") == v);
+	CHECK(strstr(v, " over") != NULL);
+	explain(&v8, case1, A1);
+	msl_answer_verdict(&v8, &chain, rows, 4096, v, sizeof(v));
+	CHECK(strstr(v, "reclaimed first: over its soft limit; ") == v);
+	explain(&v8, case1, B);
+	msl_answer_verdict(&v8, &chain, rows, 4096, v, sizeof(v));
+	CHECK(strstr(v, "spared while other cgroups can give reclaim what it asks for (under); /B ") == v);
+	CHECK(strstr(v, "headroom") != NULL);
+	CHECK(strstr(v, "retry") == NULL);	/* the priority gate: no retry */
+	progress.priority_threshold = MSL_THRESHOLD_AUTO;
+	explain(&progress, case1, B);
+	msl_answer_verdict(&progress, &chain, rows, 4096, v, sizeof(v));
+	CHECK(strstr(v, "reclaimed too once they have nothing left (retry)") != NULL);
+	explain(&v8, case1, ROOT);
+	msl_answer_verdict(&v8, &chain, rows, 4096, v, sizeof(v));
+	CHECK(strstr(v, "always reclaimed") == v);
+}
+
 int main(void)
 {
 	RUN("tool_explain", case1_explains_only_A1_reclaimed);
@@ -326,5 +353,6 @@ int main(void)
 	RUN("tool_explain", targeted_is_never_gated);
 	RUN("tool_explain", walk_explains_sibling_over);
 	RUN("tool_explain", excess_explains_the_share);
+	RUN("tool_explain", verdict_says_why_and_how_far);
 	return 0;
 }

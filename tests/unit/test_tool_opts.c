@@ -124,6 +124,24 @@ static void usage_errors_say_what(void)
 	CHECK(strstr(errbuf, "--id-label goes with --prometheus"));
 }
 
+/* -c is a path from the root, whatever form it was given in. */
+static void cgroup_filter_normalized(void)
+{
+	struct msl_cmdline cl;
+
+	CHECK(parse(&stat_like, "stat -c A/B", &cl) == -1);
+	CHECK(cl.cgroup && !strcmp(cl.cgroup, "/A/B"));
+	CHECK(parse(&stat_like, "stat -c //A//B/", &cl) == -1);
+	CHECK(!strcmp(cl.cgroup, "/A/B"));
+	CHECK(parse(&stat_like, "stat -c /", &cl) == -1);
+	CHECK(!strcmp(cl.cgroup, "/"));
+	CHECK(msl_path_under(cl.cgroup, "/X"));
+	CHECK(parse(&stat_like, "stat -c A/../B", &cl) == MSL_EXIT_USAGE);
+	CHECK(strstr(errbuf, "bad cgroup 'A/../B'"));
+	CHECK(parse(&stat_like, "stat", &cl) == -1);
+	CHECK(!cl.cgroup);
+}
+
 static void column_choice(void)
 {
 	size_t n;
@@ -160,5 +178,6 @@ int main(void)
 	RUN("tool_opts", options_anywhere);
 	RUN("tool_opts", usage_errors_say_what);
 	RUN("tool_opts", column_choice);
+	RUN("tool_opts", cgroup_filter_normalized);
 	return 0;
 }

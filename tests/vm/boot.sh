@@ -15,7 +15,8 @@
 # (tests/vm/lib-host.sh).
 #
 # Environment:
-#   MSL_ROOTFS_DIR    cache entry from setup.sh (default: run setup.sh)
+#   MSL_ROOTFS_DIR    cache entry from setup.sh (default: run setup.sh for
+#                     CONFIG)
 #   MSL_ROOTFS_DIR_13 the Debian 13 one, booted when MSL_ROOTFS_DIR does
 #                     not have KVER (Debian 13's kernels)
 #   MSL_LOG_DIR       default <repo>/build/vm-logs
@@ -23,6 +24,11 @@
 #   MSL_GUEST_CPUS    guest vCPUs (default 2)
 #   MSL_QEMU_CPU      the guest's CPU model (default max,-erms,-fsrm; see
 #                     below)
+#   MSL_QEMU_ICOUNT   if set (a shift, e.g. 0), QEMU counts instructions
+#                     (-icount shift=N,sleep=off, single-threaded TCG): the
+#                     guest's clock then advances by the instructions its
+#                     vCPUs ran, not by the host's time, so that what it
+#                     times is instructions (make bench's overhead part)
 #   MSL_TCG_THREAD    multi (default: a host thread per vCPU) or single (the
 #                     vCPUs take turns on one thread; see README.md)
 #   MSL_LOG_NAME      base name of the log files (default: CONFIG)
@@ -60,7 +66,7 @@ fi
 if [ -z "${MSL_ROOTFS_DIR:-}" ]; then
 	while IFS='=' read -r k v; do
 		case $k in MSL_ROOTFS_DIR | MSL_ROOTFS_DIR_13) printf -v "$k" '%s' "$v" ;; esac
-	done < <("$HERE/setup.sh")
+	done < <("$HERE/setup.sh" "$CONFIG")
 fi
 if [ -n "${MSL_ROOTFS_DIR_13:-}" ] && ! grep -qxF "$KVER" "$MSL_ROOTFS_DIR/kernels" 2>/dev/null &&
 	grep -qxF "$KVER" "$MSL_ROOTFS_DIR_13/kernels" 2>/dev/null; then
@@ -156,8 +162,14 @@ TIMEOUT=${MSL_BOOT_TIMEOUT:-1500}
 # the quadword string ops (REP_GOOD).  Streaming 512 MiB of page cache
 # through a cgroup took 2.4 s instead of 4.7 s (6.12, a thread per vCPU),
 # and the tests spend most of their time doing that.
+ICOUNT=()
+if [ -n "${MSL_QEMU_ICOUNT:-}" ]; then
+	[[ $MSL_QEMU_ICOUNT =~ ^[0-9]+$ ]] || die "MSL_QEMU_ICOUNT must be a shift (0..10), not '$MSL_QEMU_ICOUNT'"
+	ICOUNT=(-icount "shift=$MSL_QEMU_ICOUNT,sleep=off")
+	MSL_TCG_THREAD=single
+fi
 QEMU=(
-	qemu-system-x86_64 -accel "tcg,thread=${MSL_TCG_THREAD:-multi}" -cpu "${MSL_QEMU_CPU:-max,-erms,-fsrm}"
+	qemu-system-x86_64 -accel "tcg,thread=${MSL_TCG_THREAD:-multi}" "${ICOUNT[@]}" -cpu "${MSL_QEMU_CPU:-max,-erms,-fsrm}"
 	-m "${MSL_GUEST_MEM:-512M}" -smp "${MSL_GUEST_CPUS:-2}"
 	-nographic -nodefaults -no-reboot -monitor none
 	-serial "file:$CONSOLE_LOG" -serial "file:$RESULTS"
@@ -181,7 +193,7 @@ QPID=$!
 # Echo progress while the guest runs; the follower ends with qemu.
 follow() { tail -n +1 -s 0.5 --pid="$QPID" -F "$1" 2>/dev/null | tr -d '\r'; }
 case ${MSL_LIVE:-results} in
-results) follow "$RESULTS" | grep --line-buffered -vE '^INFO [^ ]+ (out\||dmesg\||duration_s=|sample\|)' |
+results) follow "$RESULTS" | grep --line-buffered -vE '^(INFO [^ ]+ (out\||dmesg\||duration_s=|sample\|)|JSON )' |
 	sed -u "s/^/[$LOG_NAME] /" >&2 & FPID=$! ;;
 info) follow "$RESULTS" | sed -un 's/^INFO [^ ]* //p; s/^ERROR /ERROR: /p' & FPID=$! ;;
 console) follow "$CONSOLE_LOG" >&2 & FPID=$! ;;

@@ -2,7 +2,7 @@
 # tests/vm/lib-host.sh: the host side of the harness, shared by tests/run,
 # tests/demo and bench/run.  Sourced; expects `set -euo pipefail` and REPO.
 #
-#   run_setup                 tests/vm/setup.sh: MSL_KVERS, MSL_ROOTFS_DIR
+#   run_setup [ROW...]        tests/vm/setup.sh: MSL_KVERS, MSL_ROOTFS_DIR
 #   row_kver ROW              the kernel release ROW boots
 #   build_module KVER         memcg_softlimit.ko, W=1, in build/kmod/KVER/
 #   build_tools               tools/ into build/tools-bin/
@@ -120,20 +120,21 @@ valid_configs() {
 # --------------------------------------------------------------------------
 # Setup
 # --------------------------------------------------------------------------
-# run_setup: tests/vm/setup.sh; sets MSL_KVERS (the Debian 12 rows'
-# kernels, resolved), MSL_ROOTFS_DIR (their rootfs) and, when the table has
-# Debian 13 rows, MSL_KVERS_13, MSL_ROOTFS_DIR_13 and MSL_TRIXIE_CHROOT.
+# run_setup [--minimal] [ROW...]: tests/vm/setup.sh for those rows
+# (default: MSL_CONFIGS, else every row); sets MSL_KVERS (the Debian 12
+# rows' kernels, resolved), MSL_ROOTFS_DIR (their rootfs) and, with Debian
+# 13 rows, MSL_KVERS_13, MSL_ROOTFS_DIR_13 and MSL_TRIXIE_CHROOT.
 run_setup() {
 	local k v
 	MSL_KVERS='' MSL_ROOTFS_DIR='' MSL_KVERS_13='' MSL_ROOTFS_DIR_13='' MSL_TRIXIE_CHROOT=''
-	run_bg "$REPO/tests/vm/setup.sh" >"$BUILD/setup.env" || { msg "tests/vm/setup.sh failed"; return 1; }
+	run_bg "$REPO/tests/vm/setup.sh" "$@" >"$BUILD/setup.env" || { msg "tests/vm/setup.sh failed"; return 1; }
 	while IFS='=' read -r k v; do
 		case $k in
 		MSL_KVERS | MSL_ROOTFS_DIR | MSL_KVERS_13 | MSL_ROOTFS_DIR_13 | MSL_TRIXIE_CHROOT)
 			printf -v "$k" '%s' "$v" ;;
 		esac
 	done <"$BUILD/setup.env"
-	if [ -z "$MSL_KVERS" ] || [ -z "$MSL_ROOTFS_DIR" ]; then
+	if [ -z "$MSL_KVERS$MSL_KVERS_13" ] || { [ -n "$MSL_KVERS" ] && [ -z "$MSL_ROOTFS_DIR" ]; }; then
 		msg "setup.sh gave no kernels or rootfs: $(tr '\n' ' ' <"$BUILD/setup.env")"
 		return 1
 	fi
@@ -234,6 +235,8 @@ snapshot_guest() {
 #   # timeout: SECONDS                    (default 300)
 #   # timeout-long: SECONDS               the timeout with MSL_LONG=1
 #   # tcg: single                         boot it with single-threaded TCG
+#   # tcg: icount                         (bench parts) with QEMU counting
+#                                         instructions (tests/vm/boot.sh)
 # expected_tests ROW [TCG] [FILE...]: "<name> <timeout>" lines, in order,
 # of the tests that run on ROW: selected by the row's tests column (not for
 # FILEs), admitted by their "# configs:" header, matching MSL_TESTS; with
@@ -290,6 +293,8 @@ make_payload() {
 	rsync -a "$GUEST_SRC/" "$dir/guest/"
 	if [ -d "$BUILD/tools-bin" ]; then cp -a "$BUILD/tools-bin/." "$dir/bin/"; fi
 	if [ -d "$REPO/tools/bpftrace" ]; then cp -a "$REPO/tools/bpftrace" "$dir/bpftrace"; fi
+	# README's command lines (t-59 runs them as written).
+	cp "$REPO/README.md" "$REPO/tests/readme-commands" "$dir/"
 	# The units the tool's package installs (t-57 runs what they run).
 	if [ -d "$REPO/packaging/systemd" ]; then cp -a "$REPO/packaging/systemd" "$dir/systemd"; fi
 	if [ -d "$BUILD/pkg/payload/$kver" ]; then cp -a "$BUILD/pkg/payload/$kver" "$dir/dkms"; fi
@@ -407,6 +412,16 @@ collect_results() {
 		add_result "$config" "(vm)" FAIL "" "no DONE from the guest ($why; see $console)"
 	elif [ "$P_DONE" = 1 ] && [ "$qrc" != 0 ]; then
 		add_result "$config" "(vm)" FAIL "" "the guest sent DONE but did not power off cleanly ($why)"
+	fi
+	# The JSON documents the guest tests sent (lib.sh's json_doc), against
+	# the schema: one result per test and document kind.  (Last: its
+	# parse_results replaces the boot's P_* above.)
+	if grep -q '^JSON ' "$LOG_DIR/$log_name.results.txt" 2>/dev/null; then
+		/usr/bin/python3 "$REPO/tests/json-check.py" --results json \
+			"$LOG_DIR/$log_name.results.txt" >"$LOG_DIR/$log_name.json-check.txt" 2>&1 ||
+			echo "RESULT FAIL json/check tests/json-check.py failed: ${LOG_DIR#"$REPO"/}/$log_name.json-check.txt" \
+				>>"$LOG_DIR/$log_name.json-check.txt"
+		add_results "$config" "$LOG_DIR/$log_name.json-check.txt"
 	fi
 }
 

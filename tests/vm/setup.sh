@@ -1,40 +1,51 @@
 #!/usr/bin/env bash
-# tests/vm/setup.sh: prepare a Debian 12 host for the QEMU test harness.
+# tests/vm/setup.sh [--minimal] [ROW...]: prepare a Debian 12 host for the
+# QEMU test harness, for the rows of tests/matrix given (default: those of
+# MSL_CONFIGS, else every row).
 #
 # Idempotent.  It
 #   1. adds the bookworm-backports apt source if it is missing (from the
 #      mirror the host's own apt sources name), runs apt-get update and
-#      installs the host packages;
-#   2. resolves the kernel of every Debian 12 row of tests/matrix from apt
-#      at run time (MSL_KERNELS="<kver> ..." pins releases: a row takes the
-#      one that fits its series and flavour) and installs their
-#      linux-headers packages on the host;
-#   3. builds, or finds in the cache, the guest root filesystem image with
-#      those kernels installed, plus each kernel's vmlinuz and initrd;
-#   4. when the table has Debian 13 rows (among MSL_CONFIGS, if set): runs
-#      tests/vm/trixie.sh (the Debian 13 chroot with their headers, their
-#      image packages downloaded) and builds, or finds, a Debian 13 rootfs
-#      the same way, with the kernels of the Debian 13 rows that boot.
+#      installs the host packages: those that boot a guest and build the
+#      module and the tool, and, without --minimal (make demo's), those of
+#      the packaging tests and the benchmarks' plots;
+#   2. resolves the kernel of each Debian 12 row given from apt at run time
+#      (MSL_KERNELS="<kver> ..." pins releases: a row takes the one that
+#      fits its series and flavour) and installs their linux-headers
+#      packages on the host;
+#   3. finds in the cache, or builds, a guest root filesystem image with
+#      those kernels installed, plus each kernel's vmlinuz and initrd: an
+#      image with every kernel wanted and perhaps more (what make check
+#      built serves make demo), else a new one made from the cached base
+#      tree (debootstrap and packages, no kernel: what make demo built
+#      serves make check), in which only the kernels are installed;
+#   4. when Debian 13 rows are given: runs tests/vm/trixie.sh (the Debian
+#      13 chroot with their headers, their image packages downloaded) and
+#      finds or builds a Debian 13 rootfs the same way, with the kernels of
+#      the Debian 13 rows that boot.
 #
 # Everything is logged to stderr.  stdout carries only KEY=VALUE lines for
 # the callers (tests/vm/lib-host.sh's run_setup, tests/vm/boot.sh):
-#   MSL_KVERS=6.1.0-57-amd64 6.12.118+deb12-amd64 ...
+#   MSL_KVERS=6.1.0-57-amd64 6.12.118+deb12-amd64 ...   (the Debian 12 rows')
 #   MSL_ROOTFS_DIR=/var/cache/memcg-softlimit/rootfs-<key>
 # and with Debian 13 rows:
 #   MSL_KVERS_13=7.3.4+deb13-amd64 ...   (every Debian 13 row's kernel)
 #   MSL_ROOTFS_DIR_13=/var/cache/memcg-softlimit/rootfs13-<key>
 #   MSL_TRIXIE_CHROOT=/var/cache/memcg-softlimit/trixie-chroot
 # The rootfs dir holds rootfs.img, vmlinuz-<kver>, initrd.img-<kver>,
-# config-<kver> and kernels (one kver per line).
+# config-<kver> and kernels (one kver per line; it may have more kernels
+# than were asked for).  Without Debian 12 rows MSL_KVERS and
+# MSL_ROOTFS_DIR are empty.
 #
 # Environment:
+#   MSL_CONFIGS      the rows when none are given
 #   MSL_CACHE        cache dir (default /var/cache/memcg-softlimit)
 #   MSL_KERNELS      kernel releases instead of resolving them from apt
 #   MSL_MIRROR, MSL_SECURITY_MIRROR
 #                    Debian mirrors for debootstrap and the guest (default:
 #                    the host's apt sources' for bookworm, bookworm-security)
 #   MSL_SKIP_APT=1   skip apt-get update/install (offline debugging only)
-#   MSL_REBUILD=1    rebuild the rootfs even if it is cached
+#   MSL_REBUILD=1    rebuild the rootfs (base and image) even if cached
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -49,17 +60,29 @@ SECURITY_MIRROR=${MSL_SECURITY_MIRROR:-$(apt_mirror "$SUITE-security")}
 BACKPORTS_SOURCES=/etc/apt/sources.list.d/bookworm-backports.sources
 export DEBIAN_FRONTEND=noninteractive
 # Bump to force a rootfs rebuild when something outside the hashed recipe
-# (build_rootfs, ROOTFS_PACKAGES, msl-init) changes.
+# (build_base, build_image, ROOTFS_PACKAGES, msl-init) changes.
 RECIPE_VERSION=1
 
+# What booting a guest and building the module and the tool need (make
+# demo: --minimal) ...
 HOST_PACKAGES=(
 	qemu-system-x86 qemu-utils debootstrap debian-archive-keyring e2fsprogs
 	cpio build-essential gcc make dwarves libelf-dev pkg-config
 	libtracefs-dev libtraceevent-dev libtracecmd-dev libsmartcols-dev trace-cmd
 	rsync kmod coreutils util-linux xz-utils zstd
-	dkms dh-dkms debhelper dpkg-dev lintian openssl
-	python3-matplotlib
 )
+# ... and what make check's packaging tests and make bench's plots add.
+CHECK_HOST_PACKAGES=(
+	dkms dh-dkms debhelper dpkg-dev lintian openssl
+	python3-matplotlib python3-jsonschema prometheus prometheus-node-exporter
+)
+MINIMAL=
+if [ "${1:-}" = --minimal ]; then
+	MINIMAL=1
+	shift
+fi
+# The rows to serve.
+read -ra ROWS <<<"${*:-${MSL_CONFIGS:-}}"
 
 # Installed into the guest rootfs (stress-ng only if the archive has it;
 # PostgreSQL, with pgbench, for make bench's app part: Debian 12's 15,
@@ -108,8 +131,9 @@ apt_install() {
 }
 
 install_host_packages() {
-	local missing=() p
-	for p in "${HOST_PACKAGES[@]}"; do
+	local missing=() p pkgs=("${HOST_PACKAGES[@]}")
+	[ -n "$MINIMAL" ] || pkgs+=("${CHECK_HOST_PACKAGES[@]}")
+	for p in "${pkgs[@]}"; do
 		pkg_installed "$p" || missing+=("$p")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
@@ -157,13 +181,12 @@ newest_kernel() {
 	return 1
 }
 
-# resolve_kernels: KVERS, one kernel per (series, flavour) of the table's
-# Debian 12 rows: pinned by MSL_KERNELS, or the newest apt has.
+# resolve_kernels: KVERS, one kernel per (series, flavour) of the Debian 12
+# rows given: pinned by MSL_KERNELS, or the newest apt has.
 resolve_kernels() {
 	local row re k
 	KVERS=()
-	matrix_load
-	for row in "${M_ROWS[@]}"; do
+	for row in "${ROWS[@]}"; do
 		[ "${M_DEBIAN[$row]}" = 12 ] || continue
 		matrix_kver "$row" "${KVERS[*]}" >/dev/null && continue
 		re=$(matrix_kver_re "$row")
@@ -173,7 +196,7 @@ resolve_kernels() {
 		fi
 		KVERS+=("$k")
 	done
-	[ ${#KVERS[@]} -gt 0 ] || die "tests/matrix has no Debian 12 row"
+	[ ${#KVERS[@]} -gt 0 ] || return 0
 	log "kernels${MSL_KERNELS:+ (MSL_KERNELS pins some)}: ${KVERS[*]}"
 }
 
@@ -196,11 +219,17 @@ install_headers() {
 # --------------------------------------------------------------------------
 # The rootfs being built: R_SUITE, its kernels R_KVERS, and R_DEBS, the
 # directory of their image packages (empty: apt-get download on the host).
+# It is made in two cached steps: the base, a directory tree with
+# everything but the kernels (base-<prefix>-<key>/root, ~3/4 of the
+# time), then the image of that tree with the kernels installed
+# (<prefix>-<key>/rootfs.img), so that another set of kernels costs only
+# their installation.
 R_SUITE=$SUITE R_DEBS='' R_KVERS=() R_PREFIX=rootfs
 
-# build_rootfs OUTDIR: everything in this function is part of the cache key.
-build_rootfs() {
-	local out=$1 root=$1/rootfs k pkg f
+# build_base OUTDIR: OUTDIR/root; everything in this function is part of
+# the base's cache key.
+build_base() {
+	local out=$1 root=$1/root pkg
 	mkdir -p "$root"
 
 	log "debootstrap --variant=minbase $R_SUITE (takes a few minutes) ..."
@@ -218,7 +247,7 @@ build_rootfs() {
 			printf '\nTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
 				"$SECURITY_MIRROR" "$R_SUITE-security" /usr/share/keyrings/debian-archive-keyring.gpg
 	} >"$root/etc/apt/sources.list.d/debian.sources"
-	# No daemons may start inside the chroot.
+	# No daemons may start inside the chroot (build_image removes this).
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 	chmod +x "$root/usr/sbin/policy-rc.d"
 	echo msl-guest >"$root/etc/hostname"
@@ -255,6 +284,39 @@ build_rootfs() {
 	printf '%s\n' virtio_pci virtio_blk ext4 crc32c_generic crc32c_intel \
 		>>"$root/etc/initramfs-tools/modules"
 
+	# poweroff/reboot/halt come from busybox (minbase has no init system).
+	local a
+	for a in poweroff reboot halt; do
+		[ -e "$root/sbin/$a" ] || [ -e "$root/usr/sbin/$a" ] || ln -s /bin/busybox "$root/usr/sbin/$a"
+	done
+	install -m 0755 "$HERE/msl-init" "$root/sbin/msl-init"
+	# Empty root password; a serial getty is never started, but keep login
+	# possible for whoever boots the image by hand with init=/bin/bash.
+	in_chroot "$root" passwd -d root >/dev/null
+	mkdir -p "$root/payload" "$root/var/tmp/msl"
+
+	in_chroot "$root" apt-get clean
+	umount_chroot "$root"
+	# The apt lists stay for build_image's apt-get -f install.
+	rm -rf "$root/usr/share/doc/"* "$root/usr/share/man/"*
+	[ -z "$(mounts_below "$root")" ] || die "mounts left below $root"
+}
+
+# build_image OUTDIR BASE: OUTDIR/rootfs.img, the tree BASE (build_base's)
+# with the kernels R_KVERS installed, in an overlay thrown away after
+# (a copy where overlayfs is missing); everything in this function is
+# part of the image's cache key.
+build_image() {
+	local out=$1 base=$2 root=$1/root k pkg f
+	mkdir -p "$root" "$out/upper" "$out/work"
+	if mount -t overlay overlay -o "lowerdir=$base,upperdir=$out/upper,workdir=$out/work" "$root" 2>/dev/null; then
+		CHROOT_MOUNTS+=("$root")
+	else
+		log "no overlayfs: copying the base"
+		cp -a "$base/." "$root/"
+	fi
+	mount_chroot "$root" || die "cannot mount /proc, /sys, /dev in $root"
+
 	# The kernels: apt-get download the image .debs on the host (Debian
 	# 13's: tests/vm/trixie.sh downloaded them), dpkg -i in the chroot
 	# (which runs update-initramfs for each).
@@ -287,17 +349,6 @@ build_rootfs() {
 		[ -d "$root/lib/modules/$k" ] || die "rootfs lacks /lib/modules/$k"
 	done
 
-	# poweroff/reboot/halt come from busybox (minbase has no init system).
-	local a
-	for a in poweroff reboot halt; do
-		[ -e "$root/sbin/$a" ] || [ -e "$root/usr/sbin/$a" ] || ln -s /bin/busybox "$root/usr/sbin/$a"
-	done
-	install -m 0755 "$HERE/msl-init" "$root/sbin/msl-init"
-	# Empty root password; a serial getty is never started, but keep login
-	# possible for whoever boots the image by hand with init=/bin/bash.
-	in_chroot "$root" passwd -d root >/dev/null
-	mkdir -p "$root/payload" "$root/var/tmp/msl"
-
 	in_chroot "$root" apt-get clean
 	umount_chroot "$root"
 	rm -rf "$root/var/lib/apt/lists/"* "$root/usr/share/doc/"* "$root/usr/share/man/"* \
@@ -314,45 +365,98 @@ build_rootfs() {
 	truncate -s 4G "$out/rootfs.img"
 	mke2fs -q -t ext4 -L mslroot -d "$root" -F "$out/rootfs.img" >&2 ||
 		die "mke2fs failed"
+	umount_chroot "$out"
+	[ -z "$(mounts_below "$out")" ] || die "mounts left below $out"
 	safe_rm "$root"
+	safe_rm "$out/upper"
+	safe_rm "$out/work"
 }
 
-recipe_hash() {
+base_key() {
 	{
 		echo "recipe=$RECIPE_VERSION suite=$R_SUITE mirror=$MIRROR security=$SECURITY_MIRROR"
-		echo "kernels=${R_KVERS[*]}"
 		echo "packages=${ROOTFS_PACKAGES[*]} optional=${ROOTFS_OPTIONAL_PACKAGES[*]}"
-		declare -f build_rootfs mount_chroot in_chroot image_pkg has_pkg
+		declare -f build_base mount_chroot in_chroot
 		cat "$HERE/msl-init"
 	} | sha256sum | cut -c1-16
 }
+# image_recipe: what an image is made of but its kernels
+image_recipe() {
+	{
+		echo "base=$(base_key)"
+		declare -f build_image mount_chroot in_chroot image_pkg has_pkg
+	} | sha256sum | cut -c1-16
+}
 
-ensure_rootfs() {
-	local key dir tmp
-	key=$(recipe_hash)
-	dir=$MSL_CACHE/$R_PREFIX-$key
-	if [ -z "${MSL_REBUILD:-}" ] && [ -f "$dir/.complete" ] && [ -s "$dir/rootfs.img" ]; then
-		log "rootfs cached: $dir"
-		touch "$dir/.complete"
+# cache_dir PREFIX KEY BUILDER [ARGS...]: $MSL_CACHE/PREFIX-KEY, built by
+# "BUILDER TMPDIR ARGS..." unless it is complete (or MSL_REBUILD is set);
+# the two most recently used others of PREFIX are kept.  Sets CACHE_DIR.
+cache_dir() {
+	local prefix=$1 key=$2 builder=$3 dir tmp
+	shift 3
+	dir=$MSL_CACHE/$prefix-$key
+	if [ -z "${MSL_REBUILD:-}" ] && [ -f "$dir/.complete" ]; then
+		log "cached: $dir"
 	else
-		log "building rootfs $dir (kernels ${R_KVERS[*]})"
+		log "building $dir ..."
 		tmp=$(mktemp -d "$MSL_CACHE/.build-XXXXXX")
 		chmod 0755 "$tmp" # apt-get download runs as _apt
 		BUILD_TMP=$tmp
-		build_rootfs "$tmp"
+		"$builder" "$tmp" "$@"
 		touch "$tmp/.complete"
 		safe_rm "$dir"
 		mv "$tmp" "$dir"
 		BUILD_TMP=
-		log "rootfs built: $dir ($(du -sh "$dir" | cut -f1) on disk)"
-		prune_cache "$dir"
+		log "built: $dir ($(du -sh "$dir" | cut -f1) on disk)"
 	fi
-	ROOTFS_DIR=$dir
+	touch "$dir/.complete"
+	prune_cache "$prefix" "$dir"
+	CACHE_DIR=$dir
 }
 
-# Keep the two most recently used rootfs entries of each Debian.
+# find_image RECIPE: the most recently used complete image of RECIPE
+# whose kernels include every one of R_KVERS (status 1: none)
+find_image() {
+	local d k
+	# shellcheck disable=SC2012 # our own dir names, no odd characters
+	for d in $(ls -dt "$MSL_CACHE/$R_PREFIX"-*/ 2>/dev/null | sed 's:/$::'); do
+		{ [ -f "$d/.complete" ] && [ -s "$d/rootfs.img" ]; } || continue
+		[ "$(cat "$d/recipe" 2>/dev/null)" = "$1" ] || continue
+		for k in "${R_KVERS[@]}"; do
+			grep -qxF "$k" "$d/kernels" || continue 2
+		done
+		echo "$d"
+		return 0
+	done
+	return 1
+}
+
+# ensure_rootfs: ROOTFS_DIR, an image with every kernel of R_KVERS
+ensure_rootfs() {
+	local recipe key base
+	recipe=$(image_recipe)
+	if [ -z "${MSL_REBUILD:-}" ] && ROOTFS_DIR=$(find_image "$recipe"); then
+		log "rootfs cached: $ROOTFS_DIR ($(tr '\n' ' ' <"$ROOTFS_DIR/kernels" | sed 's/ $//'))"
+		touch "$ROOTFS_DIR/.complete"
+		prune_cache "$R_PREFIX" "$ROOTFS_DIR"
+		return 0
+	fi
+	cache_dir "base-$R_PREFIX" "$(base_key)" build_base
+	base=$CACHE_DIR/root
+	key=$(printf '%s %s\n' "$recipe" "${R_KVERS[*]}" | sha256sum | cut -c1-16)
+	log "rootfs with ${R_KVERS[*]}"
+	cache_dir "$R_PREFIX" "$key" build_image_entry "$base" "$recipe"
+	ROOTFS_DIR=$CACHE_DIR
+}
+build_image_entry() { # TMPDIR BASE RECIPE
+	build_image "$1" "$2"
+	echo "$3" >"$1/recipe"
+}
+
+# prune_cache PREFIX KEEP: the two most recently used entries of PREFIX
+# (KEEP and one other) stay.
 prune_cache() {
-	local keep=$1 d n=0
+	local prefix=$1 keep=$2 d n=0
 	# shellcheck disable=SC2012 # our own dir names, no odd characters
 	while read -r d; do
 		[ "$d" = "$keep" ] && continue
@@ -361,7 +465,7 @@ prune_cache() {
 			log "pruning old cache entry $d"
 			safe_rm "$d" || true
 		fi
-	done < <(ls -dt "$MSL_CACHE/$R_PREFIX"-*/ 2>/dev/null | sed 's:/$::')
+	done < <(ls -dt "$MSL_CACHE/$prefix"-*/ 2>/dev/null | sed 's:/$::')
 	# Leftovers of interrupted builds.
 	for d in "$MSL_CACHE"/.build-*; do
 		if [ -d "$d" ] && [ -n "$(find "$d" -maxdepth 0 -mmin +240)" ]; then
@@ -373,20 +477,34 @@ prune_cache() {
 # --------------------------------------------------------------------------
 # 4. Debian 13
 # --------------------------------------------------------------------------
-# debian13: KVERS_13 (every Debian 13 row's kernel, from tests/vm/trixie.sh)
-# and, if one of those rows boots, ROOTFS_DIR (the Debian 13 rootfs with
-# their kernels).  Nothing when no Debian 13 row is wanted.
+# start_trixie: tests/vm/trixie.sh in the background (TRIXIE_PID, its
+# stdout in TRIXIE_OUT) when Debian 13 rows are given, so that the Debian 13
+# chroot is made while the Debian 12 kernels and rootfs are (each waits on
+# the mirror and on dpkg much of the time, and uses a CPU at most).
+ROWS_13=() TRIXIE_PID='' TRIXIE_OUT=''
+start_trixie() {
+	local row
+	for row in "${ROWS[@]}"; do
+		[ "${M_DEBIAN[$row]}" = 13 ] && ROWS_13+=("$row")
+	done
+	[ ${#ROWS_13[@]} -gt 0 ] || return 0
+	TRIXIE_OUT=$(mktemp "$MSL_CACHE/.trixie-out-XXXXXX")
+	log "Debian 13 rows ${ROWS_13[*]}: tests/vm/trixie.sh, beside the Debian 12 setup ..."
+	"$HERE/trixie.sh" >"$TRIXIE_OUT" &
+	TRIXIE_PID=$!
+}
+
+# debian13: KVERS_13 (the kernels of the Debian 13 rows given, from
+# tests/vm/trixie.sh) and, if one of those rows boots, ROOTFS_DIR (the
+# Debian 13 rootfs with their kernels).  Nothing when no Debian 13 row is
+# given.
 KVERS_13=() TRIXIE_CHROOT=''
 debian13() {
-	local row rows=() k v debs='' all='' boot=()
-	matrix_load
-	for row in "${M_ROWS[@]}"; do
-		[ "${M_DEBIAN[$row]}" = 13 ] || continue
-		[ -z "${MSL_CONFIGS:-}" ] || [[ " $MSL_CONFIGS " == *" $row "* ]] || continue
-		rows+=("$row")
-	done
-	[ ${#rows[@]} -gt 0 ] || return 0
-	log "Debian 13 rows ${rows[*]}: tests/vm/trixie.sh ..."
+	local row k v debs='' all='' boot=() rc=0
+	[ -n "$TRIXIE_PID" ] || return 0
+	wait "$TRIXIE_PID" || rc=$?
+	TRIXIE_PID=
+	[ "$rc" = 0 ] || die "tests/vm/trixie.sh failed (status $rc)"
 	while IFS='=' read -r k v; do
 		v=${v//\"/}
 		case $k in
@@ -394,9 +512,10 @@ debian13() {
 		MSL_TRIXIE_DEBS) debs=$v ;;
 		MSL_KVERS_DEB13) all=$v ;;
 		esac
-	done < <("$HERE/trixie.sh") || die "tests/vm/trixie.sh failed"
+	done <"$TRIXIE_OUT"
+	rm -f "$TRIXIE_OUT"
 	{ [ -n "$all" ] && [ -n "$debs" ]; } || die "tests/vm/trixie.sh gave no kernels"
-	for row in "${rows[@]}"; do
+	for row in "${ROWS_13[@]}"; do
 		# trixie-backports keeps only its newest kernel: a row whose series
 		# it no longer has fails alone (tests/run: no kernel for the row)
 		if ! k=$(matrix_kver "$row" "$all"); then
@@ -414,6 +533,11 @@ debian13() {
 
 BUILD_TMP=
 cleanup() {
+	if [ -n "$TRIXIE_PID" ]; then
+		kill "$TRIXIE_PID" 2>/dev/null || true
+		wait "$TRIXIE_PID" 2>/dev/null || true
+	fi
+	[ -z "$TRIXIE_OUT" ] || rm -f "$TRIXIE_OUT"
 	umount_chroot ""
 	if [ -n "$BUILD_TMP" ] && [ -d "$BUILD_TMP" ]; then
 		safe_rm "$BUILD_TMP" || true
@@ -431,6 +555,14 @@ main() {
 		flock 9
 	fi
 
+	matrix_load
+	[ ${#ROWS[@]} -gt 0 ] || ROWS=("${M_ROWS[@]}")
+	local row
+	for row in "${ROWS[@]}"; do
+		[ -n "${M_BOOT[$row]:-}" ] || die "no row $row in tests/matrix"
+	done
+	log "rows: ${ROWS[*]}${MINIMAL:+ (--minimal)}"
+
 	if [ -z "${MSL_SKIP_APT:-}" ]; then
 		ensure_backports_source
 		log "apt-get update"
@@ -438,15 +570,19 @@ main() {
 			{ cat "$MSL_CACHE/host-apt-update.log" >&2; die "apt-get update failed"; }
 		install_host_packages
 	fi
+	start_trixie
 	resolve_kernels
-	[ -n "${MSL_SKIP_APT:-}" ] || install_headers
-	R_KVERS=("${KVERS[@]}")
-	ensure_rootfs
-	local rootfs12=$ROOTFS_DIR
+	local rootfs12=
+	if [ ${#KVERS[@]} -gt 0 ]; then
+		[ -n "${MSL_SKIP_APT:-}" ] || install_headers
+		R_KVERS=("${KVERS[@]}")
+		ensure_rootfs
+		rootfs12=$ROOTFS_DIR
+	fi
 	debian13
 
 	log "done in $((SECONDS - T0)) s"
-	echo "MSL_KVERS=${KVERS[*]}"
+	echo "MSL_KVERS=${KVERS[*]:-}"
 	echo "MSL_ROOTFS_DIR=$rootfs12"
 	if [ ${#KVERS_13[@]} -gt 0 ]; then
 		echo "MSL_KVERS_13=${KVERS_13[*]}"

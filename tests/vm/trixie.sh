@@ -8,7 +8,7 @@
 # Idempotent.  It
 #   1. debootstraps trixie (minbase) into $MSL_CACHE/trixie-chroot once, with
 #      its own sources: trixie, trixie-updates, trixie-backports and
-#      trixie-security, from the mirrors the host's debian.sources names;
+#      trixie-security, from the mirrors the host's apt sources name;
 #   2. runs apt-get update in the chroot when its lists are older than a day
 #      (MSL_TRIXIE_REFRESH=1 forces it);
 #   3. resolves, with apt-cache at run time, trixie's own 6.12 kernel (the ABI
@@ -43,9 +43,9 @@
 #
 # Environment:
 #   MSL_CACHE             cache dir (default /var/cache/memcg-softlimit)
-#   MSL_MIRROR            Debian mirror (default: the host's, from
-#                         /etc/apt/sources.list.d/debian.sources)
-#   MSL_SECURITY_MIRROR   Debian security mirror (default: the host's)
+#   MSL_MIRROR            Debian mirror (default: the one the host's apt
+#                         sources give for its own suite)
+#   MSL_SECURITY_MIRROR   Debian security mirror (default: the host's, if any)
 #   MSL_TRIXIE_REFRESH=1  apt-get update in the chroot even if lists are fresh
 #   MSL_REBUILD=1         debootstrap the chroot anew
 set -euo pipefail
@@ -53,7 +53,9 @@ set -euo pipefail
 MSL_CACHE=${MSL_CACHE:-/var/cache/memcg-softlimit}
 CHROOT=$MSL_CACHE/trixie-chroot
 DEBS=$MSL_CACHE/trixie-debs
-HOST_SOURCES=/etc/apt/sources.list.d/debian.sources
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=common.sh
+. "$REPO/tests/vm/common.sh"
 SUITE=trixie
 FLAVOURS=(amd64 rt-amd64 cloud-amd64)
 # Enough to run kbuild for an external module (6.12's W=1 runs the perl
@@ -68,25 +70,13 @@ die() { printf '[trixie] ERROR: %s\n' "$*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || die "must run as root"
 
-# host_uri SUITE_REGEX: the URI of the first deb822 stanza of the host's
-# debian.sources whose Suites has a word matching SUITE_REGEX.
-host_uri() {
-	[ -r "$HOST_SOURCES" ] || return 0
-	awk -v re="^$1\$" '
-		function flush() {
-			if (!found && uri != "" && hit) { print uri; found = 1 }
-			uri = ""; hit = 0
-		}
-		/^[ \t]*$/ { flush(); next }
-		/^URIs:/ { uri = $2 }
-		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i ~ re) hit = 1 }
-		END { flush() }' "$HOST_SOURCES"
-}
-
-MIRROR=${MSL_MIRROR:-$(host_uri '[a-z]+')}
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
-SECURITY_MIRROR=${MSL_SECURITY_MIRROR:-$(host_uri '[a-z]+-security')}
-SECURITY_MIRROR=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+# Debian's mirror is the one the host's apt sources give for the host's
+# own suite (tests/vm/common.sh's apt_mirror, as setup.sh): the archive
+# that serves bookworm serves trixie.  No mirror is ever assumed.
+HOST_SUITE=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+MIRROR=${MSL_MIRROR:-$(apt_mirror "$HOST_SUITE")}
+SECURITY_MIRROR=${MSL_SECURITY_MIRROR:-$(apt_mirror "$HOST_SUITE-security")}
+[ -n "$MIRROR" ] || die "the host's apt sources name no Debian mirror for ${HOST_SUITE:-its suite} (set MSL_MIRROR)"
 
 MOUNTS=()
 umount_all() {
@@ -145,6 +135,9 @@ URIs: $MIRROR
 Suites: $SUITE $SUITE-updates $SUITE-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	# (none when the host's sources have no security suite)
+	[ -z "$SECURITY_MIRROR" ] || cat >>"$root/etc/apt/sources.list.d/debian.sources" <<EOF
 
 Types: deb
 URIs: $SECURITY_MIRROR

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of tools/workingset.c: what a cgroup reuses. */
+#include <string.h>
+
+#include "unit.h"
+#include "workingset.h"
+
+/* As 6.12's lru_gen_seq_show() prints it: two memcgs, one node each. */
+static const char LRU_GEN[] =
+	"memcg     1 /\n"
+	" node     0\n"
+	"          5     120000        100         2000 \n"
+	"          6       5000         50          300 \n"
+	"          7        800         10           40 \n"
+	"memcg     9 /svc\n"
+	" node     0\n"
+	"         11      90000          0        20000 \n"
+	"         12       4000          0        10240 \n"
+	"         13       1000          0            0 \n"
+	"memcg    10 /has space\n"
+	" node     0\n"
+	"          2     700000          1            1 \n";
+
+static void young_generations(void)
+{
+	struct msl_lru_gen g;
+	const struct msl_lru_gen_memcg *m;
+	const char *why = NULL;
+
+	CHECK(msl_lru_gen_parse(LRU_GEN, strlen(LRU_GEN), 10000, &g, &why) == 0);
+	CHECK(g.n == 3);
+	m = msl_lru_gen_find(&g, "/svc");
+	CHECK(m && m->young_pages == 10240 && m->total_pages == 30240);
+	CHECK(m && m->youngest_age_ms == 1000 && m->has_generations);
+	m = msl_lru_gen_find(&g, "/");
+	CHECK(m && m->young_pages == 400);
+	/* A path with a space is the rest of the line. */
+	m = msl_lru_gen_find(&g, "/has space");
+	CHECK(m && m->young_pages == 0 && m->youngest_age_ms == 700000);
+	msl_lru_gen_free(&g);
+}
+
+/* Two nodes: a memcg's pages summed over them, its youngest age the least. */
+static void two_nodes(void)
+{
+	static const char t[] =
+		"memcg 4 /a\n node 0\n 3 2000 10 20\n node 1\n 3 500 1 2x\n";
+	struct msl_lru_gen g;
+	const char *why;
+
+	CHECK(msl_lru_gen_parse(t, strlen(t), 1000, &g, &why) == 0);
+	CHECK(g.n == 1 && g.memcg[0].young_pages == 3 &&
+	      g.memcg[0].total_pages == 33 && g.memcg[0].youngest_age_ms == 500);
+	msl_lru_gen_free(&g);
+}
+
+static void not_lru_gen(void)
+{
+	static const char t[] = "cache 1234\nrss 5678\n";
+	struct msl_lru_gen g;
+	const char *why = NULL;
+
+	CHECK(msl_lru_gen_parse(t, strlen(t), 1000, &g, &why) == -1 && why);
+	CHECK(g.n == 0 && !g.memcg);
+	CHECK(msl_lru_gen_parse("", 0, 1000, &g, &why) == -1);
+}
+
+/* v2's names; v1's hierarchical totals win over its local counters. */
+static void memory_stat(void)
+{
+	struct msl_stat_workingset w;
+
+	msl_stat_workingset_parse("anon 10\nfile 20\nactive_anon 4096\ninactive_anon 8192\n"
+				  "active_file 40960\ninactive_file 81920\n"
+				  "workingset_refault_file 7\n", &w);
+	CHECK(w.found && w.active_file == 40960 && w.inactive_anon == 8192 &&
+	      w.refault_file == 7);
+	msl_stat_workingset_parse("active_file 1\ntotal_active_file 2\n", &w);
+	CHECK(w.found && w.active_file == 2);
+	msl_stat_workingset_parse("anon 10\n", &w);
+	CHECK(!w.found);
+}
+
+static void limits(void)
+{
+	const uint64_t mib = 1ULL << 20;
+
+	CHECK(msl_suggest_limit(0, 25) == mib);
+	CHECK(msl_suggest_limit(40 * mib, 25) == 50 * mib);
+	CHECK(msl_suggest_limit(40 * mib + 1, 0) == 41 * mib);
+	CHECK(msl_suggest_limit(100 * mib, 10) == 110 * mib);
+}
+
+int main(void)
+{
+	RUN("tool_workingset", young_generations);
+	RUN("tool_workingset", two_nodes);
+	RUN("tool_workingset", not_lru_gen);
+	RUN("tool_workingset", memory_stat);
+	RUN("tool_workingset", limits);
+	return 0;
+}
