@@ -16,6 +16,8 @@ import sys
 import textwrap
 from collections import OrderedDict, defaultdict
 
+import cost
+
 CONFIG_ORDER = ["6.1-v1-classic", "6.1-v2-classic", "6.12-v2-mglru", "6.12-v2-classic"]
 MODE_NAMES = OrderedDict([
     ("none", "no protection"),
@@ -248,7 +250,10 @@ def overhead_rows(recs):
         a_in = pick(fg, c, "accounting", ACCOUNT)
         a_ret = pick(fg, c, "accounting", ("account_return",))
         ratios = [p["loaded"] / p["unloaded"] for p in thr[c].values() if "loaded" in p and "unloaded" in p]
+        clocks = {r.get("clock", "host") for r in recs if r.get("config") == c and r.get("part") in ("throughput", "fgraph")}
         o = {
+            "clock": "/".join(sorted(clocks)) or "host",
+            "throughput_ratio_ci": cost.bootstrap_median(ratios),
             "gated_func": (g0 or g1 or {}).get("func"),
             "gated_stock": g0, "gated_loaded": g1, "handler": h, "pass_begin": pass_begin,
             "stub": stub, "account_entry": a_in, "account_return": a_ret,
@@ -828,6 +833,11 @@ def main():
         md.extend(scale_md(scale, made))
     if app:
         md.extend(app_md(app, made))
+    cost_targets = []
+    for part_md in (cost.cost_md, cost.dying_md, cost.isoswap_md):
+        lines, t = part_md(recs, cfg_key)
+        md.extend(lines)
+        cost_targets.extend(t)
 
     notes = os.path.join(d, "NOTES.md")
     if os.path.exists(notes):
@@ -838,6 +848,7 @@ def main():
     md.append("## Targets\n")
     md.extend(targets({**iso_file, **iso_read, **anon}, ovh, scale))
     md.extend(app_targets(app))
+    md.extend(cost_targets)
     md.append("")
 
     with open(os.path.join(d, "results.md"), "w") as fh:
@@ -870,7 +881,9 @@ def overhead_md(ovh):
               "and pass, not per memcg.  kprobe/kretprobe dispatch itself is not in these durations; it is in the "
               "throughput ratio.  Throughput ratio: S streaming sparse-file cache with the module loaded "
               "(defaults, no soft limit set: every step decided, no outcome changed) over unloaded, pairs run "
-              "ABBA-interleaved in one boot." % "/".join(GATED))
+              "ABBA-interleaved in one boot: the median of the pairs' ratios and its 95%% bootstrap interval.  "
+              "Runs marked \"instructions counted\" booted with QEMU's -icount: the guest's clock followed the "
+              "instructions its vCPUs ran, so times compare instructions." % "/".join(GATED))
     md.append("")
     md.append("| config | gated call us, stock: median [p10-p90] (calls) | gated call us, module loaded | "
               "decision handler us | handler / gated call (stock): ratio of means (of medians) | pass begin us (shrink_node_pre) / floor us (stub) | "
@@ -884,7 +897,9 @@ def overhead_md(ovh):
             fgm(o["pass_begin"]), fgm(o["stub"]),
             ("%.1f + %.1f" % (us(o["account_entry"]), us(o["account_return"])))
             if o["account_entry"] and o["account_return"] else "n/a",
-            fmt(o["throughput_ratio"], 3) + (" (%d pairs)" % len(o["throughput_ratios"]))))
+            (cost.fmt_ci(o["throughput_ratio_ci"], 3) if o["throughput_ratios"] else "n/a") +
+            (" (%d pairs%s)" % (len(o["throughput_ratios"]),
+                                ", instructions counted" if o["clock"] == "icount" else ""))))
     md.append("")
     if any(len(o["handler_by_policy"]) > 1 for o in ovh.values()):
         md.append("Decision handler by policy (same boot, same stream, one function_graph run each; the "
