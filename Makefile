@@ -47,7 +47,9 @@ bench:
 #   make install-config   modprobe.d, the systemd units and their udev rule,
 #                         the kernel hooks that build the DKMS module for
 #                         kernels installed later (/etc/kernel/*.d), the
-#                         example /etc/memcg-softlimit.conf, under $(DESTDIR)
+#                         example /etc/memcg-softlimit.conf, under $(DESTDIR);
+#                         the unit runs $(SBINDIR)/memcg-softlimit (make
+#                         install's, PREFIX=/usr/local)
 #   make dkms-install     register this checkout with DKMS, build and install
 #                         for $(KVER) (one or more kernels, default: the
 #                         running one); later kernels get it from the kernel
@@ -93,15 +95,23 @@ install-module: modules
 		DEPMOD=/bin/true $(INSTALL_SIGN) modules_install
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
 
+# Where make install puts the command (tools/Makefile's default).
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+
 install-config:
 	install -D -m 0644 packaging/modprobe.d/memcg-softlimit.conf $(DESTDIR)/etc/modprobe.d/memcg-softlimit.conf
 	install -D -m 0644 packaging/systemd/memcg-softlimit-load.service $(DESTDIR)/lib/systemd/system/memcg-softlimit-load.service
-	install -D -m 0644 packaging/systemd/memcg-softlimit.service $(DESTDIR)/lib/systemd/system/memcg-softlimit.service
+	# The unit runs the command where make install put it (SBINDIR).
+	install -d $(DESTDIR)/lib/systemd/system
+	sed 's|/usr/sbin/memcg-softlimit|$(SBINDIR)/memcg-softlimit|' packaging/systemd/memcg-softlimit.service \
+		>$(DESTDIR)/lib/systemd/system/memcg-softlimit.service
 	install -D -m 0644 packaging/udev/60-memcg-softlimit.rules $(DESTDIR)/lib/udev/rules.d/60-memcg-softlimit.rules
 	install -D -m 0755 packaging/kernel/memcg-softlimit $(DESTDIR)/etc/kernel/postinst.d/memcg-softlimit
 	install -D -m 0755 packaging/kernel/memcg-softlimit $(DESTDIR)/etc/kernel/header_postinst.d/memcg-softlimit
 	if [ ! -e $(DESTDIR)/etc/memcg-softlimit.conf ]; then \
 		install -D -m 0644 packaging/memcg-softlimit.conf $(DESTDIR)/etc/memcg-softlimit.conf; fi
+	install -d -m 0755 $(DESTDIR)/etc/memcg-softlimit.conf.d
 
 # The module sources as DKMS wants them, in
 # $(DESTDIR)$(DKMS_SOURCETREE)/memcg-softlimit-<version>/ (the Debian
