@@ -46,7 +46,7 @@ typedef uint64_t u64;
  * reclaimer's second round after one over the eligible cgroups reclaimed
  * nothing (the progress gate, docs/design.md "The gates"); dry_spell: a
  * round on a node shortly after such a retry there; depth: a pass deeper
- * than the eligible cgroups' supply justifies (module/depth.h); dying:
+ * than the eligible cgroups' supply justifies (depth.h); dying:
  * the memcg was removed (its pages have no owner left to protect).
  */
 #define MSL_REASON_LIST(X, Xe)					\

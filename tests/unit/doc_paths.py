@@ -10,8 +10,9 @@ make, Python and the other scripts).  Checked there:
 - paths from the top of the tree: a word that starts with one of its own
   directories (tests/, docs/, module/, ...) and is not the tail of a longer
   path (/proc/..., https://.../docs/x, $REPO/tests/x are not read).  Under
-  include/ and tools/, which the kernel's tree has too (include/linux/...,
-  tools/testing/selftests/...), only paths whose directory exists here;
+  include/, lib/ and tools/, which the kernel's tree has too
+  (include/linux/..., lib/..., tools/testing/selftests/...), only paths
+  whose directory exists here;
   globs (tests/guest/t-*.sh) must match a file, {a,b} is expanded,
   placeholders (<kver>, $VAR, NN) and build products (*.o, build/,
   debian/changelog) are not checked;
@@ -184,8 +185,8 @@ def check_path(tree, tok):
     for p in expand(tok):
         if tree.exists(p):
             continue
-        if top in ("include", "tools") and not tree.exists(os.path.dirname(p.rstrip("/"))):
-            return OTHERS  # the kernel's include/linux/..., tools/testing/...
+        if top in ("include", "lib", "tools") and not tree.exists(os.path.dirname(p.rstrip("/"))):
+            return OTHERS  # the kernel's include/linux/..., lib/..., tools/testing/...
         return p.rstrip("/")
     return None
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for module/btf.c, the raw-BTF reader, built with ASan/UBSan.
+ * Unit tests for lib/btf.c, the raw-BTF reader, built with ASan/UBSan.
  * Each case runs in a forked child that prints its own "RESULT PASS|FAIL
  * unit/btf/<case>" line; a crash or a sanitizer report fails it here.
  *

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of module/policy.c, built for userspace from the same source. */
+/* Unit tests of lib/policy.c, built for userspace from the same source. */
 #include <memcg_softlimit/policy.h>
 
 #include "cases.h"
