@@ -8,13 +8,7 @@
 #ifndef MEMCG_SOFTLIMIT_POLICY_H
 #define MEMCG_SOFTLIMIT_POLICY_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
-#else
-#include <stdbool.h>
-#include <stdint.h>
-typedef uint64_t u64;
-#endif
 
 /* mm/vmscan.c's DEF_PRIORITY: the first, gentlest reclaim pass. */
 #define MSL_DEF_PRIORITY	12
