@@ -47,12 +47,10 @@ FOREIGN = {
     "vm_event_item.h": "the kernel's include/linux/vm_event_item.h",
 }
 
-# Stale references in files this test's owners may not change (module/,
-# tools/, the guest tests and docs/design.md's layout are being rewritten
-# by others): "FILE PATH" -> why it is waived.  Reported, not failed.
+# Stale references in files this test's owners may not change (tools/ and
+# the guest tests are being rewritten by others): "FILE PATH" -> why it is
+# waived.  Reported, not failed.
 KNOWN = {
-    ("docs/design.md", "module/eligible.c"): "the module's layout, issue 32 item 1",
-    ("docs/design.md", "eligible.c"): "the module's layout, issue 32 item 1",
     ("tools/trace.h", "report.c"): "tools/, issue 32 item 5",
     ("tests/guest/t-41-dkms-boot.sh", "tests/pkg/lib.sh"): "a guest test, issue 32 item 3",
 }
