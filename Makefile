@@ -68,7 +68,7 @@ DKMS ?= dkms
 DKMS_FLAGS ?=
 DKMS_SOURCETREE ?= /usr/src
 DKMS_SRC_FILES = Kbuild VERSION dkms.conf $(sort $(wildcard module/*.[ch])) \
-	$(sort $(shell find include -type f -name '*.h'))
+	$(sort $(wildcard lib/*.c)) $(sort $(wildcard include/memcg_softlimit/*.h))
 DKMS_DEST = $(DESTDIR)$(DKMS_SOURCETREE)/$(DKMS_NAME)-$(PKG_VERSION)
 
 .PHONY: install install-module install-tool install-config dkms-src dkms-install dkms-uninstall deb deb-changelog

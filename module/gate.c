@@ -18,9 +18,11 @@
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
+#include <memcg_softlimit/depth.h>
+#include <memcg_softlimit/dry_spell.h>
+#include <memcg_softlimit/pass.h>
+
 #include "compat.h"
-#include "depth.h"
-#include "dry_spell.h"
 #include "excess.h"
 #include "gate.h"
 #include "levels.h"
@@ -30,7 +32,6 @@
 #include "memcg_state.h"
 #include "msl_trace.h"
 #include "params.h"
-#include "pass.h"
 #include "sc_layout.h"
 
 /* One per node, written by that node's kswapd only (pass.h). */

@@ -8,10 +8,10 @@
 #include <linux/module.h>
 
 #include "cgroup_events.h"
-#include "control.h"
 #include "gate.h"
 #include "memcg_state.h"
 #include "probes.h"
+#include "procfs.h"
 #include "rules.h"
 #include "sc_layout.h"
 
@@ -26,7 +26,7 @@ static int __init memcg_softlimit_init(void)
 	if (ret)
 		return ret;
 	msl_state_start();
-	ret = msl_control_init();
+	ret = msl_procfs_init();
 	if (ret)
 		goto out_state;
 	ret = msl_gate_init();
@@ -41,7 +41,7 @@ static int __init memcg_softlimit_init(void)
 out_gate:
 	msl_gate_exit();
 out_control:
-	msl_control_exit();
+	msl_procfs_exit();
 out_state:
 	msl_cgroup_events_exit();
 	msl_rules_exit();
@@ -53,7 +53,7 @@ static void __exit memcg_softlimit_exit(void)
 {
 	msl_probes_exit();
 	msl_gate_exit();
-	msl_control_exit();
+	msl_procfs_exit();
 	msl_cgroup_events_exit();
 	msl_rules_exit();
 	msl_state_exit();

@@ -10,7 +10,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sysfs.h>
 
-#include "depth.h"
+#include <memcg_softlimit/depth.h>
 #include "params.h"
 
 bool msl_enabled = true;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * explain: module/policy.c's msl_decide() at every priority on a chain of
+ * explain: lib/policy.c's msl_decide() at every priority on a chain of
  * levels (the cgroup, then its ancestors below the root), and the rule
  * that decides each time.  The same source file runs in the kernel, so the
  * tool cannot disagree with it.

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* The kernel's __printf and ARRAY_SIZE (include/userspace/), as the module */
+#include <linux/compiler.h>
+#include <linux/kernel.h>
 #include <memcg_softlimit/policy.h>
 #include <memcg_softlimit/control.h>
 
@@ -25,14 +28,6 @@
 #define MSL_SYS_MODULE		"/sys/module/memcg_softlimit"
 #define MSL_CONF_DEFAULT	"/etc/memcg-softlimit.conf"
 
-/* The kernel's names for these, so that the tool reads like the module. */
-#ifndef __printf
-#define msl_attribute(x)	__attribute__((x))
-#define __printf(a, b)		msl_attribute(format(printf, a, b))
-#endif
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#endif
 
 /* util.c */
 /* Before anything is opened: a closed fd 1 stays failing, never reused. */

@@ -12,7 +12,7 @@ int msl_size_parse(const char *s, uint64_t *bytes, bool *is_max)
 	u64 b;
 	int ret;
 
-	ret = msl_parse_size(s, &b, is_max);	/* module/ctl_parse.c */
+	ret = msl_parse_size(s, &b, is_max);	/* lib/ctl_parse.c */
 	if (ret)
 		return ret;
 	*bytes = b;

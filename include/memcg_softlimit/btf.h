@@ -28,25 +28,9 @@
 #ifndef MEMCG_SOFTLIMIT_BTF_H
 #define MEMCG_SOFTLIMIT_BTF_H
 
-#ifdef __KERNEL__
 #include <linux/stddef.h>
 #include <linux/types.h>
 #include <linux/btf.h>
-#else
-/* Userspace shim: the kernel types this reader uses. */
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-#include <errno.h>
-#include <linux/btf.h>
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef int32_t s32;
-typedef uint64_t u64;
-typedef int64_t s64;
-#endif
 
 /* Kinds newer than some UAPI headers (they are enumerators, not macros). */
 #define MSL_BTF_KIND_DECL_TAG	17

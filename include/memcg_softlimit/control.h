@@ -45,14 +45,7 @@
 #ifndef MEMCG_SOFTLIMIT_CONTROL_H
 #define MEMCG_SOFTLIMIT_CONTROL_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
-#else
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-typedef uint64_t u64;
-#endif
 
 #define MSL_PROC_DIR		"memcg_softlimit"
 #define MSL_CTL_LIMITS		"/proc/memcg_softlimit/limits"

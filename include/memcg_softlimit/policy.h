@@ -8,13 +8,7 @@
 #ifndef MEMCG_SOFTLIMIT_POLICY_H
 #define MEMCG_SOFTLIMIT_POLICY_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
-#else
-#include <stdbool.h>
-#include <stdint.h>
-typedef uint64_t u64;
-#endif
 
 /* mm/vmscan.c's DEF_PRIORITY: the first, gentlest reclaim pass. */
 #define MSL_DEF_PRIORITY	12
@@ -46,7 +40,7 @@ typedef uint64_t u64;
  * reclaimer's second round after one over the eligible cgroups reclaimed
  * nothing (the progress gate, docs/design.md "The gates"); dry_spell: a
  * round on a node shortly after such a retry there; depth: a pass deeper
- * than the eligible cgroups' supply justifies (module/depth.h); dying:
+ * than the eligible cgroups' supply justifies (depth.h); dying:
  * the memcg was removed (its pages have no owner left to protect).
  */
 #define MSL_REASON_LIST(X, Xe)					\

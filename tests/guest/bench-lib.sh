@@ -254,7 +254,7 @@ apply_mode() {
 }
 
 # Reasons that skip a memcg (the others reclaim it), as the snapshot names
-# them (module/policy.c, msl_reason_skips()).
+# them (lib/policy.c, msl_reason_skips()).
 B_SKIP_REASONS="under sibling_over excess_share"
 
 # snapshot_verdicts LINE: "skips reclaims" summed over the decision reasons

@@ -2,7 +2,7 @@
 # configs: all
 # timeout: 600
 # The progress gate's dry spell opens once per retry, where the retry
-# begins (module/dry_spell.h): the memcg_softlimit:dry_spell event comes
+# begins (dry_spell.h): the memcg_softlimit:dry_spell event comes
 # from the task whose retry round it opens, before that round's first
 # decision, never from the middle of a round (its last decision before the
 # event is never a retry decision), however long the round takes; and

@@ -338,7 +338,7 @@ part_make() {
 	tstart
 	safe_rm "$d"
 	mkdir -p "$d/src" "$d/root"
-	(cd "$REPO" && cp -a Makefile Kbuild VERSION dkms.conf module include tools "$d/src/")
+	(cd "$REPO" && cp -a Makefile Kbuild VERSION dkms.conf module lib include tools "$d/src/")
 	make -C "$d/src/tools" --no-print-directory clean >/dev/null 2>&1
 	find "$d/src" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
 	[ -s "$DK/mok.key" ] || { mkdir -p "$DK" && openssl req -new -x509 -nodes -days 36500 -subj "/CN=memcg-softlimit test MOK" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/unit/checkpatch.sh: the kernel's coding style, judged by
 # scripts/checkpatch.pl of Debian's linux-source-6.1 (fetched with apt-get
-# download once, then cached), on every file of module/ and include/.
+# download once, then cached), on every file of module/, lib/ and include/.
 # Prints "RESULT PASS|FAIL unit/checkpatch/<file>" lines.
 #
 # Two headers hold the enum lists of the 9p.h pattern (EM()/EMe(), and the
@@ -53,5 +53,5 @@ check() {
 export -f check
 export CHECKPATCH=$dir/checkpatch.pl LISTS LIST_RULES
 # shellcheck disable=SC2016 # expanded by the inner bash
-printf '%s\n' module/*.[ch] include/memcg_softlimit/*.h |
+printf '%s\n' module/*.[ch] lib/*.c include/memcg_softlimit/*.h |
 	xargs -P "$(nproc)" -I{} bash -c 'check "$1"' _ {}

@@ -10,8 +10,9 @@ make, Python and the other scripts).  Checked there:
 - paths from the top of the tree: a word that starts with one of its own
   directories (tests/, docs/, module/, ...) and is not the tail of a longer
   path (/proc/..., https://.../docs/x, $REPO/tests/x are not read).  Under
-  include/ and tools/, which the kernel's tree has too (include/linux/...,
-  tools/testing/selftests/...), only paths whose directory exists here;
+  include/, lib/ and tools/, which the kernel's tree has too
+  (include/linux/..., lib/..., tools/testing/selftests/...), only paths
+  whose directory exists here;
   globs (tests/guest/t-*.sh) must match a file, {a,b} is expanded,
   placeholders (<kver>, $VAR, NN) and build products (*.o, build/,
   debian/changelog) are not checked;
@@ -46,12 +47,10 @@ FOREIGN = {
     "vm_event_item.h": "the kernel's include/linux/vm_event_item.h",
 }
 
-# Stale references in files this test's owners may not change (module/,
-# tools/, the guest tests and docs/design.md's layout are being rewritten
-# by others): "FILE PATH" -> why it is waived.  Reported, not failed.
+# Stale references in files this test's owners may not change (tools/ and
+# the guest tests are being rewritten by others): "FILE PATH" -> why it is
+# waived.  Reported, not failed.
 KNOWN = {
-    ("docs/design.md", "module/eligible.c"): "the module's layout, issue 32 item 1",
-    ("docs/design.md", "eligible.c"): "the module's layout, issue 32 item 1",
     ("tools/trace.h", "report.c"): "tools/, issue 32 item 5",
     ("tests/guest/t-41-dkms-boot.sh", "tests/pkg/lib.sh"): "a guest test, issue 32 item 3",
 }
@@ -184,8 +183,8 @@ def check_path(tree, tok):
     for p in expand(tok):
         if tree.exists(p):
             continue
-        if top in ("include", "tools") and not tree.exists(os.path.dirname(p.rstrip("/"))):
-            return OTHERS  # the kernel's include/linux/..., tools/testing/...
+        if top in ("include", "lib", "tools") and not tree.exists(os.path.dirname(p.rstrip("/"))):
+            return OTHERS  # the kernel's include/linux/..., lib/..., tools/testing/...
         return p.rstrip("/")
     return None
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for module/btf.c, the raw-BTF reader, built with ASan/UBSan.
+ * Unit tests for lib/btf.c, the raw-BTF reader, built with ASan/UBSan.
  * Each case runs in a forked child that prints its own "RESULT PASS|FAIL
  * unit/btf/<case>" line; a crash or a sanitizer report fails it here.
  *
@@ -22,8 +22,11 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
 
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/asan_interface.h>
@@ -37,7 +40,6 @@
 /* The tables leave out trailing columns where they do not apply. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-#define N(a)		(sizeof(a) / sizeof((a)[0]))
 #define FUZZ_ITERS	2000
 #define REAL_PREFIX	(64 * 1024)
 
@@ -483,7 +485,7 @@ static const char *t_shape(void)
 	/* what would be 7.x's layout fields are the first type's bytes */
 	CHECK(sh->hdr_len != 24 || (get32(b.p + F_LAYOUT_OFF) &&
 				    get32(b.p + F_LAYOUT_LEN)), "zero after h24");
-	for (i = 0; i < N(queries); i++) {
+	for (i = 0; i < ARRAY_SIZE(queries); i++) {
 		if (queries[i].need >= sh->end && queries[i].need != ID_PAST_END)
 			continue;
 		snprintf(what, sizeof(what), "query %u (%s)", i,
@@ -639,7 +641,7 @@ static const char *any_name(void)
 		"NR_LRU_LISTS", "mem_cgroup", "\x01none",
 	};
 
-	return names[rng() % N(names)];
+	return names[rng() % ARRAY_SIZE(names)];
 }
 
 static bool name_ok(const struct msl_btf *btf, const char *s)
@@ -824,7 +826,7 @@ static const char *pahole_check(const struct msl_btf *btf, s32 sid,
 				     d.size, want_bo, want_bits, sz);
 		}
 		n++;
-		for (i = 0; i < N(sc_fields); i++)
+		for (i = 0; i < ARRAY_SIZE(sc_fields); i++)
 			if (!strcmp(tok, sc_fields[i].f)) {
 				bo[i] = want_bo;
 				bits[i] = want_bits;
@@ -838,8 +840,8 @@ static const char *pahole_check(const struct msl_btf *btf, s32 sid,
 
 static const char *t_real_scan_control(void)
 {
-	u32 bits[N(sc_fields)] = { 0 }, i;
-	s64 bo[N(sc_fields)] = { 0 };
+	u32 bits[ARRAY_SIZE(sc_fields)] = { 0 }, i;
+	s64 bo[ARRAY_SIZE(sc_fields)] = { 0 };
 	struct msl_btf_member m;
 	struct msl_btf btf;
 	char why[160];
@@ -851,7 +853,7 @@ static const char *t_real_scan_control(void)
 	CHECK(sid > 0 && msl_btf_find_next(&btf, "scan_control", BTF_KIND_STRUCT,
 					   sid) == -ENOENT, "not one struct scan_control");
 	TRY(pahole_check(&btf, sid, bo, bits));
-	for (i = 0; i < N(sc_fields); i++) {
+	for (i = 0; i < ARRAY_SIZE(sc_fields); i++) {
 		const struct query *q = &sc_fields[i];
 
 		err = msl_btf_check_field(&btf, q->s, q->f, q->id, q->n, q->sgn,
@@ -887,7 +889,7 @@ static const char *t_real_queries(void)
 	int err;
 
 	TRY(init_real(&btf));
-	for (i = 0; i < N(real_queries); i++) {
+	for (i = 0; i < ARRAY_SIZE(real_queries); i++) {
 		snprintf(what, sizeof(what), "%s", real_queries[i].s);
 		TRY(run_query(&btf, &real_queries[i], what));
 	}
@@ -924,7 +926,7 @@ static const char *t_real_rewrap(void)
 		      (pass || msl_btf_find(&btf[1], "", K_MYSTERY) ==
 		       (s32)btf[1].nr_types), "pass %d: %u types", pass,
 		      btf[1].nr_types);
-		for (i = 0; i < N(sc_fields); i++) {
+		for (i = 0; i < ARRAY_SIZE(sc_fields); i++) {
 			const struct query *q = &sc_fields[i];
 
 			memset(m, 0, sizeof(m));
@@ -1032,7 +1034,7 @@ static void run_reals(const char *pattern, bool elf, const char *what)
 			continue;
 		}
 		/* fuzzing one blob of each kind is enough */
-		for (c = 0; c < N(cases) - (elf || i); c++) {
+		for (c = 0; c < ARRAY_SIZE(cases) - (elf || i); c++) {
 			snprintf(name, sizeof(name), "%s_%s", label, cases[c].name);
 			run_case(name, cases[c].fn);
 		}
@@ -1047,11 +1049,11 @@ int main(void)
 	char name[300];
 	u32 i;
 
-	for (cur_shape = 0; cur_shape < (int)N(shapes); cur_shape++) {
+	for (cur_shape = 0; cur_shape < (int)ARRAY_SIZE(shapes); cur_shape++) {
 		snprintf(name, sizeof(name), "%s", shapes[cur_shape].name);
 		run_case(name, t_shape);
 	}
-	for (i = 0; i < N(bads); i++) {
+	for (i = 0; i < ARRAY_SIZE(bads); i++) {
 		cur_bad = &bads[i];
 		snprintf(name, sizeof(name), "bad_%s", bads[i].name);
 		run_case(name, t_bad);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of module/ctl_parse.c: sizes and control commands. */
+/* Unit tests of lib/ctl_parse.c: sizes and control commands. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of module/depth.c: how deep the progress gate may skip. */
-#include "depth.h"
+/* Unit tests of lib/depth.c: how deep the progress gate may skip. */
+#include <memcg_softlimit/depth.h>
 #include "unit.h"
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of module/dry_spell.c: a node's spell after a retry. */
-#include "dry_spell.h"
+/* Unit tests of lib/dry_spell.c: a node's spell after a retry. */
+#include <memcg_softlimit/dry_spell.h>
 #include "unit.h"
 
 #define HZ_TEST 250UL

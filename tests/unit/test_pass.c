@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of module/pass.c: kswapd's rounds as the gates see them. */
+/* Unit tests of lib/pass.c: kswapd's rounds as the gates see them. */
 #include <string.h>
 
-#include "pass.h"
+#include <linux/kernel.h>
+#include <memcg_softlimit/pass.h>
 #include "unit.h"
-
-#define ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /*
  * One event of kswapd's life: a pass begins at @priority with @reclaimed

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of module/policy.c, built for userspace from the same source. */
+/* Unit tests of lib/policy.c, built for userspace from the same source. */
+#include <linux/kernel.h>
 #include <memcg_softlimit/policy.h>
 
 #include "cases.h"
 #include <string.h>
 
 #include "unit.h"
-
-#define ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 struct cursor {
 	const struct msl_params *params;

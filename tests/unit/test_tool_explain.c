@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `memcg-softlimit explain` on the patch's two cases (cases.h): the tool
- * runs module/policy.c on the chain it reads, so its verdicts must be the
+ * runs lib/policy.c on the chain it reads, so its verdicts must be the
  * ones test_policy.c expects of the module, and what it prints must say so.
  */
 #define _GNU_SOURCE

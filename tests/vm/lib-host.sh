@@ -19,7 +19,7 @@ BUILD=$REPO/build
 LOG_DIR=${MSL_LOG_DIR:-$BUILD/vm-logs}
 export MSL_LOG_DIR=$LOG_DIR
 # What the module build copies from the tree (see the top-level Kbuild).
-KMOD_SOURCES=(Kbuild VERSION module include)
+KMOD_SOURCES=(Kbuild VERSION module lib include)
 
 T_START=$SECONDS
 PHASE_NAME=

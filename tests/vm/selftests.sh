@@ -211,7 +211,7 @@ EOF
 		"$cg/test_memcontrol.c"
 	grep -q 'if (msl_ksft_skip(tests\[i\].name))' "$cg/test_memcontrol.c" ||
 		die "hooking MSL_KSFT_ONLY into test_memcontrol.c failed"
-	# 7.x moved cgroup_util.c to cgroup/lib/, its header to lib/include/,
+	# 7.x moved cgroup_util.c to cgroup/lib/, its header to cgroup/lib/include/,
 	# and includes kselftest.h by the selftests dir
 	util=cgroup_util.c
 	if [ -e "$cg/lib/cgroup_util.c" ]; then

@@ -3,19 +3,10 @@
  * Pure parsing of control commands and rules, shared by the module and
  * the tool so that both accept exactly the same sizes, paths and patterns.
  */
-#ifdef __KERNEL__
 #include <linux/errno.h>
 #include <linux/limits.h>
 #include <linux/string.h>
 #include <asm/page.h>
-#define msl_page_bytes()	((u64)PAGE_SIZE)
-#else
-#include <errno.h>
-#include <limits.h>
-#include <string.h>
-#include <unistd.h>
-#define msl_page_bytes()	((u64)sysconf(_SC_PAGESIZE))
-#endif
 #include <memcg_softlimit/control.h>
 
 #define MSL_U64_MAX	(~(u64)0)
@@ -65,7 +56,7 @@ int msl_parse_size(const char *s, u64 *bytes, bool *is_max)
 	 * "always over", the opposite of what a small limit means.  0 says
 	 * so itself.
 	 */
-	if (value && (value << shift) < msl_page_bytes())
+	if (value && (value << shift) < PAGE_SIZE)
 		return -EDOM;
 	*is_max = false;
 	*bytes = value << shift;

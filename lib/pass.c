@@ -16,7 +16,7 @@
  * over at DEF_PRIORITY with everyone, rather than counting a kswapd
  * failure that stock reclaim would not have had.
  */
-#include "pass.h"
+#include <memcg_softlimit/pass.h>
 
 #define KSWAPD_LAST_PRIORITY	1
 

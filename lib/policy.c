@@ -3,12 +3,7 @@
  * Pure soft-limit policy: no kernel state, no locking, no allocation.
  * Compiled into the module and, unchanged, into the tool and unit tests.
  */
-#ifdef __KERNEL__
 #include <linux/kernel.h>
-#else
-#include <stddef.h>
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 #include <memcg_softlimit/policy.h>
 
 /* An unset limit read as V8's 0. */

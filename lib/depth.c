@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The progress gate's depth bound (depth.h). */
-#include "depth.h"
+#include <memcg_softlimit/depth.h>
 
 /* floor(log2(x)) for x > 0, as the kernel's ilog2(); -1 for 0 */
 static int log2_floor(u64 x)

@@ -27,15 +27,8 @@
 #ifndef MSL_DRY_SPELL_H
 #define MSL_DRY_SPELL_H
 
-#ifdef __KERNEL__
 #include <linux/compiler.h>
 #include <linux/types.h>
-#else
-#include <stdbool.h>
-/* The unit tests run one thread. */
-#define READ_ONCE(x)		(x)
-#define WRITE_ONCE(x, v)	((x) = (v))
-#endif
 
 /* The shortest spell, in jiffies per second (HZ/10), and its doublings. */
 #define MSL_DRY_SPELL_MIN_DIV		10

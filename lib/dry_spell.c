@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A node's dry spell after the progress gate's retry (dry_spell.h). */
-#include "dry_spell.h"
+#include <memcg_softlimit/dry_spell.h>
 
 /* jiffies comparisons that survive the counter's wrap, as time_before() */
 static bool before(unsigned long a, unsigned long b)

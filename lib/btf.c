@@ -7,10 +7,8 @@
  * section reads through msl_btf_tread()), so a corrupted or unaligned
  * blob cannot make us read out of bounds.
  */
-#ifdef __KERNEL__
 #include <linux/errno.h>
 #include <linux/string.h>
-#endif
 #include <memcg_softlimit/btf.h>
 
 /* Layouts of records some UAPI headers lack (see the MSL_BTF_KIND_*). */

@@ -12,7 +12,7 @@
 #include <linux/uaccess.h>
 
 #include <memcg_softlimit/control.h>
-#include "control.h"
+#include "procfs.h"
 #include "liveness.h"
 #include "softlimits.h"
 #include "memcg_state.h"
@@ -141,7 +141,7 @@ static const struct proc_ops snapshot_ops = {
 	.proc_lseek = noop_llseek,
 };
 
-int msl_control_init(void)
+int msl_procfs_init(void)
 {
 	proc_dir = proc_mkdir(MSL_PROC_DIR, NULL);
 	if (!proc_dir)
@@ -156,7 +156,7 @@ int msl_control_init(void)
 	return 0;
 }
 
-void msl_control_exit(void)
+void msl_procfs_exit(void)
 {
 	remove_proc_subtree(MSL_PROC_DIR, NULL);
 }
