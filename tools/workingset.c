@@ -46,23 +46,32 @@ static bool number(const char **s, uint64_t *v)
 	return true;
 }
 
+/*
+ * (GCC 12's -fanalyzer loses the path's copy once it is in g->memcg and
+ * calls it a leak, as in conf.c; msl_lru_gen_free() frees it.)
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
 static struct msl_lru_gen_memcg *add_memcg(struct msl_lru_gen *g,
 					   const char *path)
 {
 	struct msl_lru_gen_memcg *m;
+	char *copy = strdup(path);
 
+	if (!copy)
+		return NULL;
 	m = realloc(g->memcg, (g->n + 1) * sizeof(*g->memcg));
-	if (!m)
+	if (!m) {
+		free(copy);
 		return NULL;
+	}
 	g->memcg = m;
-	m = &g->memcg[g->n];
+	m = &g->memcg[g->n++];
 	memset(m, 0, sizeof(*m));
-	m->path = strdup(path);
-	if (!m->path)
-		return NULL;
-	g->n++;
+	m->path = copy;
 	return m;
 }
+#pragma GCC diagnostic pop
 
 /* One node's generations as they are read, oldest first. */
 struct node_gens {
