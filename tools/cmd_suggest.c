@@ -136,13 +136,22 @@ static void read_stat(const struct suggest *s, const char *cgpath,
 	free(text);
 }
 
-static struct row *find_row(struct row *rows, size_t n, uint64_t id)
+/*
+ * The row of @id in the last reading.  Walks keep their order, so the
+ * search starts where the last one ended: one step each, usually.
+ */
+static struct row *find_row(struct row *rows, size_t n, uint64_t id,
+			    size_t *hint)
 {
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < n; i++)
-		if (rows[i].id == id && rows[i].path)
+	for (k = 0; k < n; k++) {
+		i = (*hint + k) % n;
+		if (rows[i].id == id) {
+			*hint = i + 1;
 			return &rows[i];
+		}
+	}
 	return NULL;
 }
 
@@ -190,8 +199,8 @@ static int take_sample(struct suggest *s)
 	struct msl_lru_gen g = { 0 };
 	struct msl_cgmap map = { 0 };
 	struct row *rows = NULL, *old;
+	size_t i, n = 0, hint = 0;
 	struct timeval tv;
-	size_t i, n = 0;
 	int ret;
 
 	if (s->mglru) {
@@ -235,7 +244,7 @@ static int take_sample(struct suggest *s)
 		r->depth = node->depth;
 		if (s->base < 0 || node->depth < s->base)
 			s->base = node->depth;
-		old = find_row(s->rows, s->n, node->id);
+		old = find_row(s->rows, s->n, node->id, &hint);
 		if (old)
 			r->span = old->span;
 		read_row(s, &g, &v2, r);
@@ -255,7 +264,7 @@ out:
 	return ret;
 }
 
-/* What the soft limit keeps of its usage now, under the module: false: none. */
+/* What its soft limit keeps of its usage now (false: nothing does). */
 static bool protected_now(const struct suggest *s, const struct row *r,
 			  uint64_t usage, uint64_t *bytes)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What a cgroup reuses, the limit that protects it, the rules file (suggest.h). */
+/* What a cgroup reuses, the limit that protects it (suggest.h). */
 #include <limits.h>
 #include <string.h>
 
