@@ -18,7 +18,7 @@
 static const struct msl_cmd *const commands[] = {
 	&msl_cmd_status, &msl_cmd_set, &msl_cmd_get, &msl_cmd_unset,
 	&msl_cmd_apply, &msl_cmd_tree, &msl_cmd_stat, &msl_cmd_top,
-	&msl_cmd_explain, &msl_cmd_report,
+	&msl_cmd_explain, &msl_cmd_report, &msl_cmd_suggest,
 };
 
 static const struct msl_cmd *find(const char *name)

@@ -55,6 +55,13 @@ const char *msl_size_fmt(uint64_t bytes, char *buf, size_t len);
 int msl_decimal_parse(const char *s, double min, double max, double *out);
 /* Seconds with an optional fraction ("2", "0.5"), > 0 and <= 86400. */
 int msl_seconds_parse(const char *s, double *out);
+/*
+ * A duration: a number (a fraction allowed) and ms, s, m or h, seconds
+ * without ("500ms", "30s", "1.5m", "90"); from 1 ms to 30 days, in
+ * milliseconds (rounded to the nearest).  -EINVAL otherwise.
+ */
+#define MSL_DURATION_MAX_MS	(30ULL * 24 * 3600 * 1000)
+int msl_duration_parse(const char *s, uint64_t *ms);
 
 /* escape.c: cgroup names are bytes; every output format gets them safely */
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */

@@ -65,6 +65,12 @@ static const struct vocab vocabulary[] = {
 	  "only the events before SECONDS after the recording's first one" },
 	{ MSL_OPT_PERSIST, "persist", NULL,
 	  "also keep it across module loads and reboots (a file in " MSL_CONF_DIR ")" },
+	{ MSL_OPT_AGE, "age", "DURATION",
+	  "the window: memory used within DURATION (30s, 5m, 500ms, 1h; plain: seconds)" },
+	{ MSL_OPT_HEADROOM, "headroom", "PCT",
+	  "percent added to what is reused (default 10)" },
+	{ MSL_OPT_WRITE, "write", "FILE",
+	  "also write the suggestions to FILE as \"PATH SIZE\" rules, not applied" },
 };
 
 static const struct vocab *vocab_of(enum msl_optid id)
@@ -159,6 +165,24 @@ static int parse_kind(const char *s, enum msl_kind *kind)
 	return -EINVAL;
 }
 
+/* A percentage, a whole number from 0 to 1000, "%" allowed after it. */
+static int parse_percent(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end == '%')
+		end++;
+	if (errno || *end || v > 1000)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
 /* Seconds from a recording's start: 0 or more, a fraction allowed. */
 static int parse_offset(const char *s, double *out)
 {
@@ -248,6 +272,21 @@ static int take(const struct msl_cmd *cmd, int id, const char *arg,
 	case MSL_OPT_PROMETHEUS:
 		cl->prometheus = arg;
 		break;
+	case MSL_OPT_WRITE:
+		if (!*arg)
+			return msl_usage_error(cmd, "--write needs a file name");
+		cl->write = arg;
+		break;
+	case MSL_OPT_AGE:
+		if (msl_duration_parse(arg, &cl->age_ms))
+			return msl_usage_error(cmd, "bad age '%s': a duration from 1ms to 30 days: a number with ms, s, m or h after it, seconds without (e.g. 30s, 5m, 500ms, 90)",
+					       arg);
+		break;
+	case MSL_OPT_HEADROOM:
+		if (parse_percent(arg, &cl->headroom))
+			return msl_usage_error(cmd, "bad headroom '%s': a whole percentage from 0 to 1000 (e.g. 10)",
+					       arg);
+		break;
 	case MSL_OPT_SINCE:
 	case MSL_OPT_UNTIL:
 		if (parse_offset(arg, id == MSL_OPT_SINCE ? &cl->since :
@@ -286,23 +325,39 @@ static int take(const struct msl_cmd *cmd, int id, const char *arg,
 	return -1;
 }
 
+/*
+ * How many of cl->args are the command's own arguments, the rest being
+ * INTERVAL and COUNT: the optional ones stop at the first that reads as
+ * a number (opts.h).
+ */
+static int own_args(const struct msl_cmd *cmd, const struct msl_cmdline *cl)
+{
+	int n = cmd->min_args;
+	double v;
+
+	while (n < cmd->max_args && n < cl->nargs &&
+	       msl_decimal_parse(cl->args[n], 0, 1e18, &v))
+		n++;
+	return n;
+}
+
 /* The trailing [INTERVAL [COUNT]], taken off cl->args. */
 static int take_interval(const struct msl_cmd *cmd, struct msl_cmdline *cl)
 {
-	int extra = cl->nargs - cmd->max_args;
+	int own = own_args(cmd, cl), extra = cl->nargs - own;
 
 	if (extra <= 0)
 		return -1;
-	if (msl_seconds_parse(cl->args[cmd->max_args], &cl->interval))
+	if (msl_seconds_parse(cl->args[own], &cl->interval))
 		return msl_usage_error(cmd, "bad interval '%s': seconds, more than 0 (e.g. 5 or 0.5)",
-				       cl->args[cmd->max_args]);
-	if (extra > 1 && parse_count(cl->args[cmd->max_args + 1], &cl->count))
+				       cl->args[own]);
+	if (extra > 1 && parse_count(cl->args[own + 1], &cl->count))
 		return msl_usage_error(cmd, "bad count '%s': a number of intervals, 1 or more",
-				       cl->args[cmd->max_args + 1]);
+				       cl->args[own + 1]);
 	if (extra > 2)
 		return msl_usage_error(cmd, "unexpected argument '%s' after INTERVAL and COUNT",
-				       cl->args[cmd->max_args + 2]);
-	cl->nargs = cmd->max_args;
+				       cl->args[own + 2]);
+	cl->nargs = own;
 	return -1;
 }
 
@@ -340,6 +395,7 @@ int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 	cl->count = -1;
 	cl->depth = -1;
 	cl->since = cl->until = -1;
+	cl->headroom = -1;
 	cl->kind = MSL_KIND_KSWAPD;
 	/* ':' first: a missing argument is told apart from an unknown option. */
 	shortopts[ns++] = ':';

@@ -45,6 +45,9 @@ enum msl_optid {
 	MSL_OPT_LOCAL_PATHS,
 	MSL_OPT_SINCE,
 	MSL_OPT_UNTIL,
+	MSL_OPT_AGE,
+	MSL_OPT_HEADROOM,
+	MSL_OPT_WRITE,
 };
 
 /* An option a command accepts; @help replaces the vocabulary's own. */
@@ -53,7 +56,11 @@ struct msl_optuse {
 	const char *help;
 };
 
-/* A command's trailing arguments are [INTERVAL [COUNT]] (stat, top). */
+/*
+ * A command's trailing arguments are [INTERVAL [COUNT]] (stat, top).  An
+ * optional argument before them that reads as a number is INTERVAL
+ * (`suggest 60 10`: no PATH); a cgroup named so is written /60.
+ */
 #define MSL_ARGS_INTERVAL	1
 
 struct msl_cmdline;
@@ -86,6 +93,9 @@ struct msl_cmdline {
 	double since, until;		/* report: seconds in, -1: none given */
 	double interval;		/* 0: none given */
 	long count;			/* -1: none given */
+	uint64_t age_ms;		/* --age, 0: none given */
+	int headroom;			/* --headroom percent, -1: none given */
+	const char *write;		/* --write FILE */
 	int nargs;
 	char **args;
 };
@@ -105,6 +115,6 @@ int msl_usage_error(const struct msl_cmd *cmd, const char *fmt, ...)
 /* The commands, each defined beside its code. */
 extern const struct msl_cmd msl_cmd_status, msl_cmd_set, msl_cmd_get,
 	msl_cmd_unset, msl_cmd_apply, msl_cmd_tree, msl_cmd_stat, msl_cmd_top,
-	msl_cmd_explain, msl_cmd_report;
+	msl_cmd_explain, msl_cmd_report, msl_cmd_suggest;
 
 #endif /* MSL_TOOL_OPTS_H */

@@ -69,3 +69,43 @@ int msl_seconds_parse(const char *s, double *out)
 {
 	return msl_decimal_parse(s, 0, 86400, out) || *out == 0 ? -EINVAL : 0;
 }
+
+int msl_duration_parse(const char *s, uint64_t *ms)
+{
+	static const struct {
+		const char *unit;
+		double ms;
+	} units[] = {
+		{ "", 1000 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
+		{ "h", 3600000 },
+	};
+	const char *p = s;
+	double v, scaled;
+	char num[32];
+	size_t i, n;
+
+	/* Digits and one '.' at most: no exponent, hex or "inf" (strtod's). */
+	n = strspn(p, "0123456789");
+	if (p[n] == '.') {
+		i = strspn(p + n + 1, "0123456789");
+		if (!i)
+			return -EINVAL;
+		n += 1 + i;
+	}
+	if (!n || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, p, n);
+	num[n] = '\0';
+	v = strtod(num, NULL);
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(p + n, units[i].unit))
+			continue;
+		scaled = v * units[i].ms;
+		if (!isfinite(scaled) || scaled < 0.5 ||
+		    scaled > (double)MSL_DURATION_MAX_MS)
+			return -EINVAL;
+		*ms = (uint64_t)(scaled + 0.5);
+		return 0;
+	}
+	return -EINVAL;
+}

@@ -46,22 +46,48 @@ static bool number(const char **s, uint64_t *v)
 	return true;
 }
 
+/*
+ * (GCC 12's -fanalyzer loses the path's copy once it is in g->memcg and
+ * calls it a leak, as in conf.c; msl_lru_gen_free() frees it.)
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
 static struct msl_lru_gen_memcg *add_memcg(struct msl_lru_gen *g,
 					   const char *path)
 {
 	struct msl_lru_gen_memcg *m;
+	char *copy = strdup(path);
 
+	if (!copy)
+		return NULL;
 	m = realloc(g->memcg, (g->n + 1) * sizeof(*g->memcg));
-	if (!m)
+	if (!m) {
+		free(copy);
 		return NULL;
+	}
 	g->memcg = m;
-	m = &g->memcg[g->n];
+	m = &g->memcg[g->n++];
 	memset(m, 0, sizeof(*m));
-	m->path = strdup(path);
-	if (!m->path)
-		return NULL;
-	g->n++;
+	m->path = copy;
 	return m;
+}
+#pragma GCC diagnostic pop
+
+/* One node's generations as they are read, oldest first. */
+struct node_gens {
+	unsigned int n;
+	uint64_t pages, last_age, prev_age;
+};
+
+/* A node's generations all read: what the last aging saw there, and when. */
+static void end_node(struct msl_lru_gen_memcg *m, struct node_gens *ng)
+{
+	uint64_t observed = ng->n > 1 ? ng->prev_age : ng->last_age;
+
+	/* A node without this memcg's pages says nothing about its reuse. */
+	if (m && ng->n && ng->pages && observed > m->observed_age_ms)
+		m->observed_age_ms = observed;
+	memset(ng, 0, sizeof(*ng));
 }
 
 int msl_lru_gen_parse(const char *text, size_t len, uint64_t window_ms,
@@ -70,24 +96,28 @@ int msl_lru_gen_parse(const char *text, size_t len, uint64_t window_ms,
 	const char *p = text, *end = text + len, *s;
 	struct msl_lru_gen_memcg *cur = NULL;
 	uint64_t seq, age, anon, file;
-	char line[4352];
+	struct node_gens ng = { 0 };
+	char line[4352], *e;
+	unsigned long id;
 	bool in_node = false;
 
 	memset(out, 0, sizeof(*out));
+	out->window_ms = window_ms;
 	while (next_line(&p, end, line, sizeof(line))) {
 		s = skip_blanks(line);
 		if (!*s)
 			continue;
 		if (!strncmp(s, "memcg ", 6)) {
+			end_node(cur, &ng);
 			s = skip_blanks(s + 6);
-			while (isdigit((unsigned char)*s))
-				s++;	/* the memcg's private id */
-			s = skip_blanks(s);
+			id = strtoul(s, &e, 10);	/* the memcg's private id */
+			s = skip_blanks(e);
 			cur = add_memcg(out, s);
 			if (!cur) {
 				*why = "out of memory";
 				goto bad;
 			}
+			cur->id = (unsigned int)id;
 			in_node = false;
 			continue;
 		}
@@ -96,6 +126,7 @@ int msl_lru_gen_parse(const char *text, size_t len, uint64_t window_ms,
 				*why = "a node line before any memcg line";
 				goto bad;
 			}
+			end_node(cur, &ng);
 			in_node = true;
 			continue;
 		}
@@ -110,7 +141,12 @@ int msl_lru_gen_parse(const char *text, size_t len, uint64_t window_ms,
 		cur->total_pages += anon + file;
 		if (age < window_ms)
 			cur->young_pages += anon + file;
+		ng.prev_age = ng.last_age;
+		ng.last_age = age;
+		ng.pages += anon + file;
+		ng.n++;
 	}
+	end_node(cur, &ng);
 	if (!out->n) {
 		*why = "no memcg in it (is MGLRU enabled?)";
 		goto bad;

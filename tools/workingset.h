@@ -28,15 +28,25 @@
 /* One memcg of the lru_gen file, its nodes summed. */
 struct msl_lru_gen_memcg {
 	char *path;			/* "" for the root's own pages */
+	unsigned int id;		/* the memcg's private id; 0: removed */
 	uint64_t young_pages;		/* in generations younger than the window */
 	uint64_t total_pages;		/* in all its generations */
 	uint64_t youngest_age_ms;	/* the youngest generation's age, any node */
+	/*
+	 * An aging moves the pages it finds used into the youngest
+	 * generation, then opens a new, empty one: what the last aging saw
+	 * is in the second youngest, as old as the aging before it.  Its
+	 * age, on the node of this memcg's pages that was aged least
+	 * recently: a window shorter than that holds no aging's findings.
+	 */
+	uint64_t observed_age_ms;
 	bool has_generations;
 };
 
 struct msl_lru_gen {
 	struct msl_lru_gen_memcg *memcg;
 	size_t n;
+	uint64_t window_ms;		/* what young_pages counted */
 };
 
 /*

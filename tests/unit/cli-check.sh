@@ -4,7 +4,8 @@
 # summary; output that cannot be written (a full disk, a closed
 # descriptor) fails with a message; -c that matches nothing in a recording
 # is an error; every command line of README's examples parses (the guest's
-# t-59 runs them for real).  One RESULT line per check.
+# t-59 runs them for real); suggest refuses bad input as a usage error and
+# never replaces a file it did not write.  One RESULT line per check.
 set -u -o pipefail
 TOOL=$1
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -42,6 +43,29 @@ result report_to_full_stdout_fails "$([ $st = 1 ] && echo 1 || echo 0)" "exit $s
 "$TOOL" report --bogus "$SAMPLE" >&- 2>/dev/null
 st=$?
 result usage_error_keeps_status_2 "$([ $st = 2 ] && echo 1 || echo 0)" "exit $st"
+
+# suggest: a bad duration, percentage, interval or count is a usage error
+# (exit 2, what was wrong and the usage), before anything is read.
+bad=
+for args in "--age 5x" "--age 0" "--age -5s" "--age 1e3" "--age 31d" \
+	"--headroom 1001" "--headroom 1.5" "--headroom x" "0" "/ soon" \
+	"/ 1 0" "1 2 3" "--write=" "/ /"; do
+	# shellcheck disable=SC2086 # the words of each case
+	"$TOOL" suggest $args >/dev/null 2>"$W/err"
+	st=$?
+	[ $st = 2 ] && grep -q 'usage: memcg-softlimit suggest' "$W/err" ||
+		bad+="'suggest $args': exit $st, $(head -n 1 "$W/err"); "
+done
+result suggest_bad_input_is_a_usage_error "$([ -z "$bad" ] && echo 1 || echo 0)" "$bad"
+# --write FILE: a file suggest did not write is never replaced (exit 1,
+# said, the file as it was), whatever the readings would have been.
+printf '/x 1G\n' >"$W/mine.conf"
+"$TOOL" suggest --write "$W/mine.conf" >/dev/null 2>"$W/err"
+st=$?
+result suggest_write_keeps_a_file_it_did_not_write \
+	"$([ $st = 1 ] && grep -q 'suggest did not write it: not replaced' "$W/err" &&
+		[ "$(cat "$W/mine.conf")" = '/x 1G' ] && echo 1 || echo 0)" \
+	"exit $st: $(head -c 200 "$W/err"); file: $(head -c 100 "$W/mine.conf")"
 
 # report -c: a path from the root ("A" is "/A"), and one that names no
 # cgroup of the recording is an error, not an empty table.

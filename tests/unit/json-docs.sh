@@ -1,8 +1,9 @@
 #!/bin/bash
 # tests/unit/json-docs.sh TOOL: every JSON document the tool prints on a
 # host without the module, validated against docs/memcg-softlimit.schema.json
-# (tests/json-check.py): status, get, tree and explain of a scratch cgroup
-# (with a name that is not UTF-8), stat --json --prometheus, and report in
+# (tests/json-check.py): status, get, tree, explain and suggest (one
+# reading, and two) of a scratch cgroup (with a name that is not UTF-8),
+# stat --json --prometheus, and report in
 # its three modes on the sample recording.  What needs the module loaded
 # (status, stat, tree with counters, top) is validated from the guests'
 # documents (lib.sh's json_doc; tests/run checks them).  One RESULT line
@@ -54,3 +55,18 @@ grep -q '"path_escaped":true' "$W/tree" &&
 	echo "RESULT FAIL $P/tree_escapes_a_name_that_is_not_utf8 $(head -c 300 "$W/tree")"
 "$TOOL" explain --json "/msl-json-$$/a/c" >"$W/explain" 2>/dev/null
 check explain "$W/explain"
+# suggest reads lru_gen on an MGLRU host: debugfs mounted, and root.
+"$TOOL" suggest --json "/msl-json-$$" >"$W/suggest" 2>"$W/err"
+st=$?
+if [ $st = 0 ]; then
+	check suggest "$W/suggest"
+	grep -q '"path_escaped":true' "$W/suggest" &&
+		echo "RESULT PASS $P/suggest_escapes_a_name_that_is_not_utf8" ||
+		echo "RESULT FAIL $P/suggest_escapes_a_name_that_is_not_utf8 $(head -c 300 "$W/suggest")"
+	"$TOOL" suggest --json "/msl-json-$$" 0.1 2 >"$W/suggest2" 2>/dev/null
+	check suggest_sampling "$W/suggest2"
+elif grep -qE 'debugfs|only root' "$W/err"; then
+	echo "RESULT SKIP $P/suggest $(head -c 200 "$W/err")"
+else
+	echo "RESULT FAIL $P/suggest exit status $st: $(head -c 300 "$W/err")"
+fi

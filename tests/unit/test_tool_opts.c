@@ -31,6 +31,17 @@ static const struct msl_cmd path_like = {
 	.min_args = 2, .max_args = 2, .help = "A test command.",
 };
 
+static const struct msl_optuse suggest_opts[] = {
+	{ MSL_OPT_JSON, NULL }, { MSL_OPT_AGE, NULL },
+	{ MSL_OPT_HEADROOM, NULL }, { MSL_OPT_WRITE, NULL },
+	{ MSL_OPT_END, NULL },
+};
+static const struct msl_cmd suggest_like = {
+	.name = "suggest", .fn = fake, .opts = suggest_opts,
+	.args = "[PATH] [INTERVAL [COUNT]]", .min_args = 0, .max_args = 1,
+	.flags = MSL_ARGS_INTERVAL, .help = "A test command.",
+};
+
 static char errbuf[4096];
 
 /* Parses the words of @line; stderr into errbuf. */
@@ -77,6 +88,55 @@ static void interval_and_count(void)
 	CHECK(parse(&stat_like, "stat 1 0", &cl) == MSL_EXIT_USAGE);
 	CHECK(strstr(errbuf, "bad count '0'"));
 	CHECK(strstr(errbuf, "usage: memcg-softlimit stat [OPTIONS] [INTERVAL [COUNT]]"));
+}
+
+/* An optional PATH before INTERVAL: a number there is INTERVAL. */
+static void optional_path_then_interval(void)
+{
+	struct msl_cmdline cl;
+
+	CHECK(parse(&suggest_like, "suggest", &cl) == -1 && cl.nargs == 0 &&
+	      cl.interval == 0 && cl.age_ms == 0 && cl.headroom == -1 &&
+	      !cl.write);
+	CHECK(parse(&suggest_like, "suggest /A", &cl) == -1 && cl.nargs == 1 &&
+	      cl.interval == 0);
+	CHECK(parse(&suggest_like, "suggest 60 10", &cl) == -1 &&
+	      cl.nargs == 0 && cl.interval == 60 && cl.count == 10);
+	CHECK(parse(&suggest_like, "suggest 0.5", &cl) == -1 &&
+	      cl.nargs == 0 && cl.interval == 0.5 && cl.count == -1);
+	CHECK(parse(&suggest_like, "suggest /A 60 10", &cl) == -1 &&
+	      cl.nargs == 1 && !strcmp(cl.args[0], "/A") && cl.interval == 60 &&
+	      cl.count == 10);
+	CHECK(parse(&suggest_like, "suggest /60 5", &cl) == -1 &&
+	      cl.nargs == 1 && cl.interval == 5);
+	CHECK(parse(&suggest_like, "suggest 0", &cl) == MSL_EXIT_USAGE);
+	CHECK(strstr(errbuf, "bad interval '0'"));
+	CHECK(parse(&suggest_like, "suggest /A soon", &cl) == MSL_EXIT_USAGE);
+	CHECK(strstr(errbuf, "bad interval 'soon'"));
+	CHECK(parse(&suggest_like, "suggest 1 2 3", &cl) == MSL_EXIT_USAGE);
+	CHECK(strstr(errbuf, "after INTERVAL and COUNT"));
+	CHECK(parse(&suggest_like, "suggest /A /B", &cl) == MSL_EXIT_USAGE);
+	CHECK(strstr(errbuf, "bad interval '/B'"));
+	CHECK(parse(&suggest_like, "suggest --age 5m --headroom 25% -j /A 60 2",
+		    &cl) == -1);
+	CHECK(cl.age_ms == 300000 && cl.headroom == 25 && cl.json &&
+	      cl.interval == 60 && cl.count == 2);
+	CHECK(parse(&suggest_like, "suggest --write out.conf", &cl) == -1 &&
+	      !strcmp(cl.write, "out.conf"));
+	CHECK(parse(&suggest_like, "suggest --age 5x", &cl) == MSL_EXIT_USAGE);
+	CHECK(strstr(errbuf, "suggest: bad age '5x': a duration"));
+	CHECK(parse(&suggest_like, "suggest --age 0", &cl) == MSL_EXIT_USAGE);
+	CHECK(parse(&suggest_like, "suggest --headroom 1001", &cl) ==
+	      MSL_EXIT_USAGE);
+	CHECK(strstr(errbuf, "bad headroom '1001': a whole percentage"));
+	CHECK(parse(&suggest_like, "suggest --headroom 1.5", &cl) ==
+	      MSL_EXIT_USAGE);
+	CHECK(parse(&suggest_like, "suggest --headroom=", &cl) ==
+	      MSL_EXIT_USAGE);
+	CHECK(parse(&suggest_like, "suggest --write=", &cl) == MSL_EXIT_USAGE);
+	CHECK(strstr(errbuf, "--write needs a file name"));
+	CHECK(parse(&suggest_like, "suggest --headroom 0", &cl) == -1 &&
+	      cl.headroom == 0);
 }
 
 static void options_anywhere(void)
@@ -176,6 +236,7 @@ int main(void)
 {
 	RUN("tool_opts", interval_and_count);
 	RUN("tool_opts", options_anywhere);
+	RUN("tool_opts", optional_path_then_interval);
 	RUN("tool_opts", usage_errors_say_what);
 	RUN("tool_opts", column_choice);
 	RUN("tool_opts", cgroup_filter_normalized);

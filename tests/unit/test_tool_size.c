@@ -113,6 +113,43 @@ static void seconds(void)
 	CHECK(msl_seconds_parse("", &s) == -EINVAL);
 }
 
+/* suggest --age: a number and a unit, seconds without one, in ms. */
+static void durations(void)
+{
+	static const char *const bad[] = {
+		"", "s", "5x", "5 s", " 5s", "5s ", "-5s", "+5s", "5S", "5sec",
+		"1e3", "0x10", "inf", "nan", ".", "5.", "5..1", "1.2.3s", "0",
+		"0s", "0.0001", "0.4ms", "31d", "721h", "2592001", "\xff",
+		"5ms5", "5m\n",
+	};
+	uint64_t ms;
+	size_t i;
+
+	CHECK(msl_duration_parse("30s", &ms) == 0 && ms == 30000);
+	CHECK(msl_duration_parse("5m", &ms) == 0 && ms == 300000);
+	CHECK(msl_duration_parse("500ms", &ms) == 0 && ms == 500);
+	CHECK(msl_duration_parse("90", &ms) == 0 && ms == 90000);
+	CHECK(msl_duration_parse("1.5m", &ms) == 0 && ms == 90000);
+	CHECK(msl_duration_parse("0.25", &ms) == 0 && ms == 250);
+	CHECK(msl_duration_parse(".5s", &ms) == 0 && ms == 500);
+	CHECK(msl_duration_parse("2h", &ms) == 0 && ms == 7200000);
+	CHECK(msl_duration_parse("1ms", &ms) == 0 && ms == 1);
+	/* Rounded to the nearest millisecond, never to none. */
+	CHECK(msl_duration_parse("0.0006", &ms) == 0 && ms == 1);
+	CHECK(msl_duration_parse("1.0004s", &ms) == 0 && ms == 1000);
+	CHECK(msl_duration_parse("720h", &ms) == 0 &&
+	      ms == MSL_DURATION_MAX_MS);
+	CHECK(msl_duration_parse("2592000", &ms) == 0 &&
+	      ms == MSL_DURATION_MAX_MS);
+	ms = 7;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (msl_duration_parse(bad[i], &ms) != -EINVAL)
+			fprintf(stderr, "accepted '%s'\n", bad[i]);
+		CHECK(msl_duration_parse(bad[i], &ms) == -EINVAL);
+	}
+	CHECK(ms == 7);
+}
+
 int main(void)
 {
 	RUN("tool_size", parses_what_the_module_parses);
@@ -120,5 +157,6 @@ int main(void)
 	RUN("tool_size", formats_exactly_when_it_can);
 	RUN("tool_size", exact_formats_parse_back);
 	RUN("tool_size", seconds);
+	RUN("tool_size", durations);
 	return 0;
 }

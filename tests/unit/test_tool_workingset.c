@@ -29,9 +29,12 @@ static void young_generations(void)
 
 	CHECK(msl_lru_gen_parse(LRU_GEN, strlen(LRU_GEN), 10000, &g, &why) == 0);
 	CHECK(g.n == 3);
+	CHECK(g.window_ms == 10000);
 	m = msl_lru_gen_find(&g, "/svc");
 	CHECK(m && m->young_pages == 10240 && m->total_pages == 30240);
 	CHECK(m && m->youngest_age_ms == 1000 && m->has_generations);
+	/* What the last aging saw went into the generation 4 s old. */
+	CHECK(m && m->observed_age_ms == 4000 && m->id == 9);
 	m = msl_lru_gen_find(&g, "/");
 	CHECK(m && m->young_pages == 400);
 	/* A path with a space is the rest of the line. */
@@ -51,6 +54,31 @@ static void two_nodes(void)
 	CHECK(msl_lru_gen_parse(t, strlen(t), 1000, &g, &why) == 0);
 	CHECK(g.n == 1 && g.memcg[0].young_pages == 3 &&
 	      g.memcg[0].total_pages == 33 && g.memcg[0].youngest_age_ms == 500);
+	/* One generation on a node: its age; the least recently aged node. */
+	CHECK(g.memcg[0].observed_age_ms == 2000);
+	msl_lru_gen_free(&g);
+}
+
+/*
+ * A node that holds none of a memcg's pages says nothing of when it was
+ * aged; a removed memcg (id 0) keeps its path.
+ */
+static void observed_age(void)
+{
+	static const char t[] =
+		"memcg 0 /gone\n node 0\n 7 60000 0 5\n 8 9000 0 0\n"
+		"memcg 5 /b\n node 0\n 3 900000 0 0\n 4 800000 0 0\n"
+		" node 1\n 10 50000 0 100\n 11 20000 0 50\n 12 10 0 0\n";
+	const struct msl_lru_gen_memcg *m;
+	struct msl_lru_gen g;
+	const char *why;
+
+	CHECK(msl_lru_gen_parse(t, strlen(t), 30000, &g, &why) == 0);
+	m = msl_lru_gen_find(&g, "/b");
+	CHECK(m && m->observed_age_ms == 20000 && m->young_pages == 50 &&
+	      m->total_pages == 150 && m->id == 5);
+	m = msl_lru_gen_find(&g, "/gone");
+	CHECK(m && m->id == 0 && m->observed_age_ms == 60000);
 	msl_lru_gen_free(&g);
 }
 
@@ -95,6 +123,7 @@ int main(void)
 {
 	RUN("tool_workingset", young_generations);
 	RUN("tool_workingset", two_nodes);
+	RUN("tool_workingset", observed_age);
 	RUN("tool_workingset", not_lru_gen);
 	RUN("tool_workingset", memory_stat);
 	RUN("tool_workingset", limits);
