@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """bench/aggregate.py DIR: turn the bench records (DIR/<config>.jsonl, one
-JSON object per line, written by tests/guest/bench-lib.sh) into
+JSON object per line, written by bench/guest/bench-lib.sh) into
 DIR/results.md, DIR/results.json and DIR/*.png.
 
 Every figure is given with its spread: mean and [min-max] over repeated
@@ -28,7 +28,7 @@ MODE_NAMES = OrderedDict([
     ("msl-excess", "memcg_softlimit policy=excess (P soft 150M)"),
 ] + [("msl-t%d" % t, "memcg_softlimit priority_threshold=%d (P soft 150M)" % t) for t in range(12, -1, -1)])
 # policies besides the default v8 that the bench measures when the module
-# accepts them (tests/guest/bench-lib.sh, bench_policies)
+# accepts them (bench/guest/bench-lib.sh, bench_policies)
 POLICIES = ("walk", "excess")
 TCG = "QEMU TCG guest: times are slow and noisy, compare within a config only"
 
@@ -490,7 +490,7 @@ def plots(d, iso, sweep, scale, anon, iso_read, app=None):
 
 
 # ---------------------------------------------------------------- app
-# The app part (tests/guest/bench-app-lib.sh): PostgreSQL under pgbench at a
+# The app part (bench/guest/bench-app-lib.sh): PostgreSQL under pgbench at a
 # fixed rate while a batch job runs beside it; one record per run.
 APP_PHASES = ("before", "during", "after")
 APP_MODES = OrderedDict([

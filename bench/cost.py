@@ -1,5 +1,5 @@
 """bench/cost.py: the tables of make bench's parts cost, dying and isoswap
-(tests/guest/bench-cost-lib.sh), for bench/aggregate.py.
+(bench/guest/bench-cost-lib.sh), for bench/aggregate.py.
 
 Ratios are taken against stock (mode none) within the same boot and the
 same repeat: the rounds of a repeat run back to back in a rotated order,

@@ -40,7 +40,7 @@ def write_records(d, config, recs, extra_lines=()):
 
 
 def iso_record(mode, kept_kib, stream_s, variant="file-read", rep=1, config="6.12-v2-mglru"):
-    """An isolation record as tests/guest/bench-lib.sh writes it: P's set
+    """An isolation record as bench/guest/bench-lib.sh writes it: P's set
     of 100 MiB, two segments of 768 MiB."""
     return {
         "part": "iso", "config": config, "kernel": "6.12.0-test", "size": "smoke",
@@ -219,7 +219,7 @@ def stored_results(d):
 
 
 def app_record(mode, p99, tps, batch_s, config="6.12-v2-mglru", rep=1, rnd="file", wl="select"):
-    """An app record as tests/guest/bench-app-lib.sh writes it: p99 and TPS
+    """An app record as bench/guest/bench-app-lib.sh writes it: p99 and TPS
     per phase (before, during, after), the batch job's tar of 1000 MiB in
     batch_s seconds, and a p99 series of 2 s buckets."""
     r = {"part": "app", "config": config, "kernel": "6.12.0-test", "size": "default", "mem_mib": 462,
