@@ -6,7 +6,7 @@
 # Every measurement is one JSON object sent on the verdict channel as
 #   INFO <test> BENCH {"part":"iso","config":"6.12-v2-mglru",...}
 # which bench/run collects into build/bench/records/<config>.jsonl and
-# bench/aggregate.py turns into the results table and plots.
+# bench/aggregate/ turns into the results table and plots.
 #
 # Timing under QEMU TCG is slow and noisy (and the host may be shared):
 # records carry raw samples, the aggregation shows the spread of repeats,

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Unit tests of bench/aggregate.py, the host half of `make bench`.
+"""Unit tests of bench/aggregate/, the host half of `make bench`.
 
 make check runs the guest half at its smallest size (t-60) but never the
 aggregation, so these keep it from rotting: synthetic records with known
@@ -16,7 +16,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
-AGGREGATE = os.path.join(REPO, "bench", "aggregate.py")
+AGGREGATE = os.path.join(REPO, "bench", "aggregate")
 PY = sys.executable or "/usr/bin/python3"
 
 failed_checks = []
@@ -380,7 +380,7 @@ def cost_ratios_and_targets(d):
         recs.append(cost_record("min", run, base, ooms=1))
     write_records(d, "6.12-v2-mglru", recs)
     r = aggregate(d)
-    check(r.returncode == 0, "aggregate.py exit %d: %s" % (r.returncode, r.stderr))
+    check(r.returncode == 0, "bench/aggregate exit %d: %s" % (r.returncode, r.stderr))
     with open(os.path.join(d, "results.md")) as fh:
         md = fh.read()
     check("## What protection costs the unprotected side" in md, "the cost section")
