@@ -1,5 +1,5 @@
-"""What the parts share: the records (load), the configurations' order,
-the statistics (spread, a median's bootstrap interval),
+"""What the parts share: the records (load), the configurations' order
+(tests/matrix's), the statistics (spread, a median's bootstrap interval),
 how a figure is written (fmt, fmt_ci, fmt_spread; fgs and fgm for
 function_graph's records, which the overhead and scale parts read), and
 matplotlib.
@@ -15,12 +15,30 @@ import statistics
 import sys
 from collections import defaultdict
 
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 TCG = "QEMU TCG guest: times are slow and noisy, compare within a config only"
 # policies besides the default v8 that the bench measures when the module
 # accepts them (bench/guest/bench-lib.sh, bench_policies)
 POLICIES = ("walk", "excess")
 
-CONFIG_ORDER = ["6.1-v1-classic", "6.1-v2-classic", "6.12-v2-mglru", "6.12-v2-classic"]
+
+def matrix_rows(path=None):
+    """The row names of tests/matrix (MSL_MATRIX overrides the file, as for
+    tests/vm/common.sh), in its order, which every table follows."""
+    path = path or os.environ.get("MSL_MATRIX") or os.path.join(REPO, "tests", "matrix")
+    rows = []
+    try:
+        with open(path) as fh:
+            for line in fh:
+                words = line.split("#", 1)[0].split()
+                if words and words[0] != "set":
+                    rows.append(words[0])
+    except OSError as e:
+        print("%s: configurations in the order the records give them" % e, file=sys.stderr)
+    return rows
+
+
+CONFIG_ORDER = matrix_rows()
 
 
 def label_guest_sizes(recs):

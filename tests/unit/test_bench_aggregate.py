@@ -27,8 +27,9 @@ def check(cond, what):
         failed_checks.append(what)
 
 
-def aggregate(d):
-    return subprocess.run([PY, AGGREGATE, d], capture_output=True, text=True)
+def aggregate(d, env=None):
+    return subprocess.run([PY, AGGREGATE, d], capture_output=True, text=True,
+                          env=None if env is None else dict(os.environ, **env))
 
 
 def write_records(d, config, recs, extra_lines=()):
@@ -392,10 +393,38 @@ def cost_ratios_and_targets(d):
     check("OOM kills 0 against stock's 0: met" in md, "the OOM target")
 
 
+def matrix_order(d):
+    # The tables list the configurations in tests/matrix's order (rows it
+    # does not name last), and MSL_MATRIX's when given.
+    configs = ["some-other-row", "7.3-v2-mglru", "6.12-v2-classic", "6.1-v1-classic"]
+    for c in configs:
+        write_records(d, c, [iso_record("msl", [102400, 102400], 10, config=c)])
+    name = "memcg_softlimit (defaults, P soft 150M)"
+
+    def order(md):
+        return sorted(configs, key=lambda c: md.find("| %s | %s |" % (c, name)))
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0 (stderr: %s)" % p.stderr.strip())
+    got = order(open(os.path.join(d, "results.md")).read())
+    check(got == ["6.1-v1-classic", "6.12-v2-classic", "7.3-v2-mglru", "some-other-row"],
+          "tests/matrix's order: %s" % got)
+    matrix = os.path.join(d, "matrix")
+    with open(matrix, "w") as fh:
+        fh.write("# a table of three rows\nset core t-00-*\n"
+                 "7.3-v2-mglru 13 7.3 amd64 2 mglru test all\n"
+                 "some-other-row 12 6.12 amd64 2 classic test all # a comment\n"
+                 "6.1-v1-classic 12 6.1 amd64 1 classic test all\n")
+    p = aggregate(d, {"MSL_MATRIX": matrix})
+    check(p.returncode == 0, "MSL_MATRIX: exit status 0 (stderr: %s)" % p.stderr.strip())
+    got = order(open(os.path.join(d, "results.md")).read())
+    check(got == ["7.3-v2-mglru", "some-other-row", "6.1-v1-classic", "6.12-v2-classic"],
+          "MSL_MATRIX's order: %s" % got)
+
+
 def main():
     cases = [iso_spread_and_rate, only_measured_parts, anon_in_targets, overhead_shares, bad_input,
              sizes_and_priorities, app_figures_and_targets, app_without_none, app_cpu_control,
-             cost_ratios_and_targets, stored_results]
+             cost_ratios_and_targets, matrix_order, stored_results]
     nfail = 0
     for case in cases:
         del failed_checks[:]
