@@ -9,16 +9,13 @@ def rows(iso):
 
 
 def sections(recs, anon):
-    md = []
-    if anon:
-        md.append("## Isolation, anonymous memory and swap\n")
-        md.append("P holds a %s MiB anonymous set; S writes a %s MiB anonymous ring (per segment) so that the "
-                  "guest swaps; kept = P's anonymous pages (memory.stat) after each segment."
-                  % (first(recs, "iso", "ws_mib", "anon"), first(recs, "iso", "seg_mib", "anon")))
-        md.append("")
-        md.append(iso_table(anon, "anon", names=MODE_NAMES))
-        md.append("")
-    return md
+    if not anon:
+        return []
+    return ["## Isolation, anonymous memory and swap\n",
+            "P holds a %s MiB anonymous set; S writes a %s MiB anonymous ring (per segment) so that the "
+            "guest swaps; kept = P's anonymous pages (memory.stat) after each segment."
+            % (first(recs, "iso", "ws_mib", "anon"), first(recs, "iso", "seg_mib", "anon")),
+            "", iso_table(anon, "anon", names=MODE_NAMES), ""]
 
 
 def plots(d, plt, anon):
