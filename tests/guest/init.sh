@@ -211,6 +211,8 @@ run_test() {
 	local log=$RUN/$name.log reason_file=$RUN/$name.reason
 	local verdict reason rc tpid fpid t0 dt cg_before
 
+	# bench/run's parts: bench/guest/, the payload's bench/
+	[ -r "$path" ] || [ ! -r "$MSL_PAYLOAD/bench/$name.sh" ] || path=$MSL_PAYLOAD/bench/$name.sh
 	emit "BEGIN $name"
 	if [ ! -r "$path" ]; then
 		emit "RESULT FAIL $name test file $name.sh missing from the payload"

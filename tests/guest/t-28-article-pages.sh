@@ -14,7 +14,7 @@
 # beside another configuration's, which keeps make check's wall time).
 MSL_BENCH_SIZE=smoke
 B_RECORDS=$MSL_SCRATCH/trees-records.jsonl
-. "$MSL_PAYLOAD/guest/bench-lib.sh"
+. "$MSL_PAYLOAD/bench/bench-lib.sh"
 . "$MSL_PAYLOAD/guest/trees-c.sh"
 : >"$B_RECORDS"
 

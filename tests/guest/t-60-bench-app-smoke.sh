@@ -2,7 +2,7 @@
 # configs: all
 # timeout: 900
 # tcg: single
-# make bench's app part (tests/guest/bench-app-lib.sh) at its smallest
+# make bench's app part (bench/guest/bench-app-lib.sh) at its smallest
 # size, so that it cannot rot: PostgreSQL from Debian's package, pgbench
 # and the two batch jobs run, and every record must be complete and sane.
 # No performance target is asserted here.  make check gives the guest no
@@ -11,9 +11,9 @@
 MSL_BENCH_SIZE=smoke
 B_RECORDS=$MSL_SCRATCH/app-records.jsonl
 # shellcheck disable=SC1091 # the payload, in the guest
-. "$MSL_PAYLOAD/guest/bench-lib.sh"
+. "$MSL_PAYLOAD/bench/bench-lib.sh"
 # shellcheck disable=SC1091
-. "$MSL_PAYLOAD/guest/bench-app-lib.sh"
+. "$MSL_PAYLOAD/bench/bench-app-lib.sh"
 # shellcheck disable=SC1091
 . "$MSL_PAYLOAD/guest/trees-c.sh" # field, records
 : >"$B_RECORDS"

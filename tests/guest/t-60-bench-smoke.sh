@@ -2,7 +2,7 @@
 # configs: all
 # timeout: 480
 # tcg: single
-# The benchmarks (make bench, tests/guest/bench-lib.sh) at their smallest
+# The benchmarks (make bench, bench/guest/bench-lib.sh) at their smallest
 # size, so that they cannot rot: each part runs once and its records must
 # be complete and sane.  No performance target is asserted here.
 # Single-threaded TCG: the overhead part switches function_graph on and off
@@ -11,7 +11,7 @@
 # thread per vCPU; tests/vm/README.md).
 MSL_BENCH_SIZE=smoke
 B_RECORDS=$MSL_SCRATCH/smoke-records.jsonl
-. "$MSL_PAYLOAD/guest/bench-lib.sh"
+. "$MSL_PAYLOAD/bench/bench-lib.sh"
 . "$MSL_PAYLOAD/guest/trees-c.sh"
 : >"$B_RECORDS"
 

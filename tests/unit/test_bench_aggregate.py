@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Unit tests of bench/aggregate.py, the host half of `make bench`.
+"""Unit tests of bench/aggregate/, the host half of `make bench`.
 
 make check runs the guest half at its smallest size (t-60) but never the
 aggregation, so these keep it from rotting: synthetic records with known
@@ -16,7 +16,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
-AGGREGATE = os.path.join(REPO, "bench", "aggregate.py")
+AGGREGATE = os.path.join(REPO, "bench", "aggregate")
 PY = sys.executable or "/usr/bin/python3"
 
 failed_checks = []
@@ -27,8 +27,9 @@ def check(cond, what):
         failed_checks.append(what)
 
 
-def aggregate(d):
-    return subprocess.run([PY, AGGREGATE, d], capture_output=True, text=True)
+def aggregate(d, env=None):
+    return subprocess.run([PY, AGGREGATE, d], capture_output=True, text=True,
+                          env=None if env is None else dict(os.environ, **env))
 
 
 def write_records(d, config, recs, extra_lines=()):
@@ -40,7 +41,7 @@ def write_records(d, config, recs, extra_lines=()):
 
 
 def iso_record(mode, kept_kib, stream_s, variant="file-read", rep=1, config="6.12-v2-mglru"):
-    """An isolation record as tests/guest/bench-lib.sh writes it: P's set
+    """An isolation record as bench/guest/bench-lib.sh writes it: P's set
     of 100 MiB, two segments of 768 MiB."""
     return {
         "part": "iso", "config": config, "kernel": "6.12.0-test", "size": "smoke",
@@ -219,7 +220,7 @@ def stored_results(d):
 
 
 def app_record(mode, p99, tps, batch_s, config="6.12-v2-mglru", rep=1, rnd="file", wl="select"):
-    """An app record as tests/guest/bench-app-lib.sh writes it: p99 and TPS
+    """An app record as bench/guest/bench-app-lib.sh writes it: p99 and TPS
     per phase (before, during, after), the batch job's tar of 1000 MiB in
     batch_s seconds, and a p99 series of 2 s buckets."""
     r = {"part": "app", "config": config, "kernel": "6.12.0-test", "size": "default", "mem_mib": 462,
@@ -380,7 +381,7 @@ def cost_ratios_and_targets(d):
         recs.append(cost_record("min", run, base, ooms=1))
     write_records(d, "6.12-v2-mglru", recs)
     r = aggregate(d)
-    check(r.returncode == 0, "aggregate.py exit %d: %s" % (r.returncode, r.stderr))
+    check(r.returncode == 0, "bench/aggregate exit %d: %s" % (r.returncode, r.stderr))
     with open(os.path.join(d, "results.md")) as fh:
         md = fh.read()
     check("## What protection costs the unprotected side" in md, "the cost section")
@@ -392,10 +393,38 @@ def cost_ratios_and_targets(d):
     check("OOM kills 0 against stock's 0: met" in md, "the OOM target")
 
 
+def matrix_order(d):
+    # The tables list the configurations in tests/matrix's order (rows it
+    # does not name last), and MSL_MATRIX's when given.
+    configs = ["some-other-row", "7.3-v2-mglru", "6.12-v2-classic", "6.1-v1-classic"]
+    for c in configs:
+        write_records(d, c, [iso_record("msl", [102400, 102400], 10, config=c)])
+    name = "memcg_softlimit (defaults, P soft 150M)"
+
+    def order(md):
+        return sorted(configs, key=lambda c: md.find("| %s | %s |" % (c, name)))
+    p = aggregate(d)
+    check(p.returncode == 0, "exit status 0 (stderr: %s)" % p.stderr.strip())
+    got = order(open(os.path.join(d, "results.md")).read())
+    check(got == ["6.1-v1-classic", "6.12-v2-classic", "7.3-v2-mglru", "some-other-row"],
+          "tests/matrix's order: %s" % got)
+    matrix = os.path.join(d, "matrix")
+    with open(matrix, "w") as fh:
+        fh.write("# a table of three rows\nset core t-00-*\n"
+                 "7.3-v2-mglru 13 7.3 amd64 2 mglru test all\n"
+                 "some-other-row 12 6.12 amd64 2 classic test all # a comment\n"
+                 "6.1-v1-classic 12 6.1 amd64 1 classic test all\n")
+    p = aggregate(d, {"MSL_MATRIX": matrix})
+    check(p.returncode == 0, "MSL_MATRIX: exit status 0 (stderr: %s)" % p.stderr.strip())
+    got = order(open(os.path.join(d, "results.md")).read())
+    check(got == ["7.3-v2-mglru", "some-other-row", "6.1-v1-classic", "6.12-v2-classic"],
+          "MSL_MATRIX's order: %s" % got)
+
+
 def main():
     cases = [iso_spread_and_rate, only_measured_parts, anon_in_targets, overhead_shares, bad_input,
              sizes_and_priorities, app_figures_and_targets, app_without_none, app_cpu_control,
-             cost_ratios_and_targets, stored_results]
+             cost_ratios_and_targets, matrix_order, stored_results]
     nfail = 0
     for case in cases:
         del failed_checks[:]

@@ -220,16 +220,21 @@ build_tools() {
 	msg "tools built: $(find "$BUILD/tools-bin" -type f -printf '%f ' | sed 's/ $//')"
 }
 
-# snapshot_guest: tests/guest/ copied once per run (build/guest-src/), so
-# that every boot runs the same tests even while someone edits them.
+# snapshot_guest: tests/guest/ and bench/guest/ (the benchmarks' scenarios,
+# which t-28 and t-60 run too) copied once per run (build/guest-src/,
+# build/bench-src/), so that every boot runs the same tests even while
+# someone edits them.
 GUEST_SRC=$BUILD/guest-src
+BENCH_SRC=$BUILD/bench-src
 snapshot_guest() {
-	mkdir -p "$GUEST_SRC"
+	mkdir -p "$GUEST_SRC" "$BENCH_SRC"
 	rsync -a --delete "$REPO/tests/guest/" "$GUEST_SRC/"
+	rsync -a --delete "$REPO/bench/guest/" "$BENCH_SRC/"
 }
 
 # --------------------------------------------------------------------------
-# Discovery: tests/guest/t-*.sh (or the FILEs given: bench/run's parts),
+# Discovery: tests/guest/t-*.sh (or the FILEs given: bench/run's parts,
+# bench/guest/bench-*.sh),
 # with the headers
 #   # configs: all | <glob of rows> ...   where the test can run
 #   # timeout: SECONDS                    (default 300)
@@ -244,7 +249,7 @@ snapshot_guest() {
 # --------------------------------------------------------------------------
 expected_tests() {
 	local row=$1 want_tcg=${2:-} f name to long_to tcg files=("${@:3}") select=1
-	[ -d "$GUEST_SRC" ] || snapshot_guest
+	if [ ! -d "$GUEST_SRC" ] || [ ! -d "$BENCH_SRC" ]; then snapshot_guest; fi
 	if [ ${#files[@]} -eq 0 ]; then
 		files=("$GUEST_SRC"/t-*.sh)
 	else
@@ -271,9 +276,10 @@ expected_tests() {
 # make_payload ROW DIR LIST [RUNNER-MODE]: the payload disk's tree for a
 # boot of ROW running the tests of LIST ("<name> <timeout>" lines):
 # config.env (the row, for tests/guest/init.sh), the module and the test
-# modules built for its kernel, the guest scripts, the tools, the module
-# DKMS built (t-40-dkms-modprobe), the kernel's selftests when a listed test
-# needs them.
+# modules built for its kernel, the guest scripts (guest/) and the
+# benchmarks' (bench/), the tools, the module DKMS built
+# (t-40-dkms-modprobe), the kernel's selftests when a listed test needs
+# them.
 make_payload() {
 	local row=$1 dir=$2 list=$3 kver
 	kver=$(row_kver "$row")
@@ -289,8 +295,9 @@ make_payload() {
 	} >"$dir/config.env"
 	if [ -f "$BUILD/kmod/$kver/memcg_softlimit.ko" ]; then cp "$BUILD/kmod/$kver/memcg_softlimit.ko" "$dir/module/"; fi
 	if [ -d "$BUILD/kmod-test/$kver" ]; then cp "$BUILD/kmod-test/$kver"/*.ko "$dir/module/"; fi
-	[ -d "$GUEST_SRC" ] || snapshot_guest
+	if [ ! -d "$GUEST_SRC" ] || [ ! -d "$BENCH_SRC" ]; then snapshot_guest; fi
 	rsync -a "$GUEST_SRC/" "$dir/guest/"
+	rsync -a "$BENCH_SRC/" "$dir/bench/"
 	if [ -d "$BUILD/tools-bin" ]; then cp -a "$BUILD/tools-bin/." "$dir/bin/"; fi
 	if [ -d "$REPO/tools/bpftrace" ]; then cp -a "$REPO/tools/bpftrace" "$dir/bpftrace"; fi
 	# README's command lines (t-59 runs them as written).

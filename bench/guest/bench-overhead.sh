@@ -6,6 +6,6 @@
 # follows the instructions its vCPUs ran, so that the times below compare
 # instructions, which the host's load does not move.
 # A part of `make bench` (bench/run lists it; not a test of make check).
-# See tests/guest/bench-lib.sh.
-. "$MSL_PAYLOAD/guest/bench-lib.sh"
+# See bench/guest/bench-lib.sh.
+. "$MSL_PAYLOAD/bench/bench-lib.sh"
 bench_overhead

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# tests/guest/bench-cost-lib.sh: what protection costs the unprotected
+# bench/guest/bench-cost-lib.sh: what protection costs the unprotected
 # side (make bench's part "cost"; docs/benchmarks.md).  Sourced after
-# bench-lib.sh by tests/guest/bench-cost.sh.
+# bench-lib.sh by bench/guest/bench-cost.sh.
 #
 # Shapes (P1 and P2 hold 110 MiB of page cache each and are protected by
 # the round's mode; E is an eligible neighbour, over its soft limit):

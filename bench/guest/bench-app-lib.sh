@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# tests/guest/bench-app-lib.sh: the app part of `make bench` (issue 22):
+# bench/guest/bench-app-lib.sh: the app part of `make bench` (issue 22):
 # programs from Debian's packages, not ours, beside a batch job.  Sourced
 # after bench-lib.sh by bench-app.sh and t-60-bench-app-smoke.sh.
 #

@@ -1,7 +1,7 @@
 #!/bin/bash
 # configs: all
-# timeout: 2400
+# timeout: 1800
 # A part of `make bench` (bench/run lists it; not a test of make check).
-# See tests/guest/bench-lib.sh.
-. "$MSL_PAYLOAD/guest/bench-lib.sh"
-bench_scale
+# See bench/guest/bench-lib.sh.
+. "$MSL_PAYLOAD/bench/bench-lib.sh"
+bench_iso file

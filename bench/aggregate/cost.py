@@ -1,5 +1,6 @@
-"""bench/cost.py: the tables of make bench's parts cost, dying and isoswap
-(tests/guest/bench-cost-lib.sh), for bench/aggregate.py.
+"""The cost part (bench-cost.sh, bench/guest/bench-cost-lib.sh): the tables
+of its parts cost, dying and isoswap: what protection costs the
+unprotected side.
 
 Ratios are taken against stock (mode none) within the same boot and the
 same repeat: the rounds of a repeat run back to back in a rotated order,
@@ -7,8 +8,9 @@ so a ratio pairs rounds a few seconds apart.  Each cell gives the median
 of those paired ratios and a 95% bootstrap interval of that median (2,000
 resamples, a fixed seed: the same records give the same interval).
 """
-import random
 import statistics
+
+from .common import bootstrap_median, cfg_key, fmt_ci, fmt_spread
 
 MODE_ORDER = ["none", "again", "v1soft", "low", "min", "msl"]
 MODE_NAMES = {"none": "stock", "again": "stock again (A/A)", "v1soft": "v1 soft limits",
@@ -16,18 +18,6 @@ MODE_NAMES = {"none": "stock", "again": "stock again (A/A)", "v1soft": "v1 soft 
 SHAPE_NAMES = {"t24": "anonymous, no swap (t-24)", "hot": "a hot working set",
                "swap": "anonymous, swap on"}
 TARGET = 1.25
-
-
-def bootstrap_median(vals, n=2000, seed=1):
-    """The median of @vals and a 95% percentile-bootstrap interval of it."""
-    if not vals:
-        return None, None, None
-    med = statistics.median(vals)
-    if len(vals) < 2:
-        return med, med, med
-    rng = random.Random(seed)
-    meds = sorted(statistics.median(rng.choices(vals, k=len(vals))) for _ in range(n))
-    return med, meds[int(0.025 * n)], meds[int(0.975 * n) - 1]
 
 
 def group(recs, part):
@@ -71,21 +61,7 @@ def kswapd_per_mib(r):
     return max(r.get("kswapd_cpu_ms", 0), 10) / mib
 
 
-def fmt_ci(t, digits=2):
-    med, lo, hi = t
-    if med is None:
-        return "-"
-    return "%.*f [%.*f-%.*f]" % (digits, med, digits, lo, digits, hi)
-
-
-def fmt_spread(vals, digits=0, scale=1.0):
-    if not vals:
-        return "-"
-    vals = [v * scale for v in vals]
-    return "%.*f [%.*f-%.*f]" % (digits, statistics.median(vals), digits, min(vals), digits, max(vals))
-
-
-def cost_md(recs, cfg_key):
+def cost_md(recs):
     cells = group(recs, "cost")
     if not cells:
         return [], []
@@ -138,7 +114,7 @@ def cost_md(recs, cfg_key):
     return md, targets
 
 
-def dying_md(recs, cfg_key):
+def dying_md(recs):
     cells = group(recs, "dying")
     if not cells:
         return [], []
@@ -167,7 +143,7 @@ def dying_md(recs, cfg_key):
     return md, targets
 
 
-def isoswap_md(recs, cfg_key):
+def isoswap_md(recs):
     cells = group(recs, "isoswap")
     if not cells:
         return [], []
@@ -197,4 +173,14 @@ def isoswap_md(recs, cfg_key):
                            % (cfg, m, "" if ref is None else ", %s %.0f%%" % (MODE_NAMES[ref], statistics.median(ends[ref])),
                               MODE_NAMES.get(ref, "the stock mechanism"), "met" if ok else "missed"))
     md.append("")
+    return md, targets
+
+
+def sections(recs):
+    """The three parts' sections, and their targets."""
+    md, targets = [], []
+    for part_md in (cost_md, dying_md, isoswap_md):
+        lines, t = part_md(recs)
+        md.extend(lines)
+        targets.extend(t)
     return md, targets

@@ -1,12 +1,12 @@
 # shellcheck shell=bash
-# tests/guest/bench-lib.sh: the guest side of the benchmarks (bench/run,
+# bench/guest/bench-lib.sh: the guest side of the benchmarks (bench/run,
 # `make bench`; the smallest size also runs in `make check` as
-# t-60-bench-smoke).  Sourced after lib.sh by tests/guest/bench-*.sh.
+# t-60-bench-smoke).  Sourced after lib.sh by bench/guest/bench-*.sh.
 #
 # Every measurement is one JSON object sent on the verdict channel as
 #   INFO <test> BENCH {"part":"iso","config":"6.12-v2-mglru",...}
 # which bench/run collects into build/bench/records/<config>.jsonl and
-# bench/aggregate.py turns into the results table and plots.
+# bench/aggregate/ turns into the results table and plots.
 #
 # Timing under QEMU TCG is slow and noisy (and the host may be shared):
 # records carry raw samples, the aggregation shows the spread of repeats,
@@ -581,7 +581,7 @@ bench_trees() {
 }
 
 # ---------------------------------------------------------------------------
-# Parts (each a tests/guest/bench-<part>.sh; t-60-bench-smoke runs them at
+# Parts (each a bench/guest/bench-<part>.sh; t-60-bench-smoke runs them at
 # the smoke size)
 # ---------------------------------------------------------------------------
 # The comparison rows of the isolation table, for this config, and a row
