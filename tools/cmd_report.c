@@ -15,7 +15,7 @@
 #include <trace-cmd.h>
 #include <memcg_softlimit/events.h>
 
-#include "table.h"
+#include "scols.h"
 #include "trace.h"
 
 struct report {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/time.h>
 
-#include "table.h"
+#include "scols.h"
 #include "trace.h"
 
 static const struct msl_optuse stat_opts[] = {

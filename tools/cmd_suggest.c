@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "suggest.h"
-#include "table.h"
+#include "scols.h"
 #include "trace.h"
 
 #define LRU_GEN_ENABLED		"/sys/kernel/mm/lru_gen/enabled"

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "table.h"
+#include "scols.h"
 #include "trace.h"
 
 static struct termios saved_tty;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "table.h"
+#include "scols.h"
 #include "trace.h"
 
 struct node_info {

@@ -297,7 +297,7 @@ int msl_table_resolve_fresh(struct msl_table *t, struct msl_cgmap *m,
 /* output.c: a table of counters as a table (libsmartcols) or JSON */
 struct msl_coldef;
 struct msl_cmdline;
-/* Columns as -o picks them (table.h); msl_counter_columns() defines them. */
+/* Columns as -o picks them (scols.h); msl_counter_columns() defines them. */
 struct msl_cols {
 	int idx[64];
 	size_t n;

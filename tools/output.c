@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "table.h"
+#include "scols.h"
 
 uint64_t msl_page_bytes(uint64_t pages)
 {

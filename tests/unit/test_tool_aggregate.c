@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "../../tools/msl.h"
-#include "../../tools/table.h"
+#include "../../tools/scols.h"
 #include "unit.h"
 
 typedef void (*printer)(FILE *f, const char *s);

@@ -5,8 +5,8 @@
  * (tree) as libsmartcols draws them, with wide characters counted as
  * wide.
  */
-#ifndef MSL_TOOL_TABLE_H
-#define MSL_TOOL_TABLE_H
+#ifndef MSL_TOOL_SCOLS_H
+#define MSL_TOOL_SCOLS_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -64,4 +64,4 @@ void msl_scols_print(struct libscols_table *tb, const struct msl_cmdline *cl,
 int msl_scols_set(struct libscols_line *ln, size_t col, const char *s,
 		  bool json);
 
-#endif /* MSL_TOOL_TABLE_H */
+#endif /* MSL_TOOL_SCOLS_H */
