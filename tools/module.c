@@ -113,3 +113,13 @@ void msl_module_read(struct msl_module *m)
 		m->keep_v1_reclaim = b;
 	m->params_read = ok == 3;
 }
+
+int msl_need_module(const struct msl_cgfs *fs)
+{
+	if (fs->version == 2 && !msl_module_loaded()) {
+		msl_err("cgroup v2 soft limits are kept by the module: %s",
+			msl_module_absent_why());
+		return MSL_EXIT_ERR;
+	}
+	return 0;
+}

@@ -564,9 +564,9 @@ void msl_answer_print(FILE *f, const struct msl_answer *a,
 /* explain.c: its members for explain's document (each with its comma). */
 void msl_answer_json(FILE *f, const struct msl_answer *a, uint64_t ps);
 
-/* cmd_limit.c: finds the hierarchy, or says why not (exit status). */
+/* cgroup.c: finds the hierarchy, or says why not (exit status). */
 int msl_open_fs(struct msl_cgfs *fs);
-/* cmd_limit.c: changing one soft limit, for set, unset and apply */
+/* limits.c: changing one soft limit, for set, unset and apply */
 struct msl_change {
 	const char *arg;		/* PATH as given */
 	bool unset, is_max;
@@ -580,10 +580,10 @@ int msl_parse_change(struct msl_change *ch, const char *path,
 int msl_change_one(const struct msl_cgfs *fs, const struct msl_change *ch,
 		   const char *where, const struct msl_v2limits *v2,
 		   bool dry_run, bool verbose);
-/* cgroup v2 needs the module: 0, or MSL_EXIT_ERR with why said. */
+/* module.c: cgroup v2 needs the module: 0, or MSL_EXIT_ERR with why said. */
 int msl_need_module(const struct msl_cgfs *fs);
 /*
- * -c CGROUP on a live hierarchy: its path below the mount into @out, or
+ * cgroup.c: -c CGROUP on a live hierarchy: its path below the mount into @out, or
  * an exit status with why said (no such cgroup, a bad path).
  */
 int msl_cg_filter(const struct msl_cgfs *fs, const char *arg, char *out,
