@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
+#include "escape.h"
 #include "msl.h"
 
 /* mountinfo escapes blanks and backslashes in octal: \040 \011 \012 \134 */

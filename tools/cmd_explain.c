@@ -11,7 +11,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "absence.h"
+#include "answer.h"
+#include "cgroup.h"
+#include "explain.h"
+#include "module.h"
+#include "msl.h"
 #include "opts.h"
+#include "softlimit.h"
 
 static bool mglru_enabled(void)
 {

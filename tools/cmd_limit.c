@@ -7,7 +7,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+
+#include "cgroup.h"
+#include "conf.h"
+#include "json.h"
+#include "module.h"
+#include "msl.h"
 #include "opts.h"
+#include "persist.h"
+#include "size.h"
+#include "softlimit.h"
 
 static int cmd_set(const struct msl_cmdline *cl)
 {

@@ -10,6 +10,14 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "absence.h"
+#include "cgroup.h"
+#include "counters.h"
+#include "exporter.h"
+#include "module.h"
+#include "msl.h"
+#include "opts.h"
+#include "output.h"
 #include "scols.h"
 #include "trace.h"
 

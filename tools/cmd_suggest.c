@@ -20,9 +20,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "suggest.h"
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "absence.h"
+#include "cgroup.h"
+#include "json.h"
+#include "module.h"
+#include "msl.h"
+#include "opts.h"
+#include "output.h"
 #include "scols.h"
+#include "size.h"
+#include "softlimit.h"
+#include "suggest.h"
 #include "trace.h"
+#include "workingset.h"
 
 #define LRU_GEN_ENABLED		"/sys/kernel/mm/lru_gen/enabled"
 #define DEBUGFS			"/sys/kernel/debug"

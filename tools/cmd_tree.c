@@ -12,7 +12,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "absence.h"
+#include "cgroup.h"
+#include "counters.h"
+#include "escape.h"
+#include "explain.h"
+#include "json.h"
+#include "module.h"
+#include "msl.h"
+#include "opts.h"
+#include "output.h"
 #include "scols.h"
+#include "size.h"
+#include "softlimit.h"
 #include "trace.h"
 
 struct node_info {

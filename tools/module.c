@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The loaded module: version and the parameters the policy runs with. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "module.h"
+#include "absence.h"
+#include "cgroup.h"
 #include "msl.h"
 
 bool msl_module_loaded(void)

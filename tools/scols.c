@@ -7,6 +7,8 @@
 #include <strings.h>
 
 #include "scols.h"
+#include "escape.h"
+#include "opts.h"
 
 static int find_col(const struct msl_coldef *defs, size_t ndefs,
 		    const char *name, size_t len)

@@ -23,8 +23,12 @@ struct msl_coldef {
 	bool number;			/* a JSON number, aligned right */
 };
 
-/* struct msl_cols (msl.h): indexes into a command's definitions. */
+/* Columns as -o picks them: indexes into a command's definitions. */
 #define MSL_MAX_COLS	64
+struct msl_cols {
+	int idx[MSL_MAX_COLS];
+	size_t n;
+};
 
 /*
  * -o: "A,B" (just those), "+A,B" (@defaults, then those); names in any

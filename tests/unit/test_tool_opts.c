@@ -9,7 +9,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../../tools/msl.h"
 #include "../../tools/opts.h"
+#include "../../tools/output.h"
 #include "../../tools/scols.h"
 #include "unit.h"
 

@@ -7,11 +7,19 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "softlimit.h"
+#include "absence.h"
+#include "cgroup.h"
 #include "msl.h"
+#include "size.h"
 
 #define SIZE_HELP "bytes with an optional K, M, G, T or Ki, Mi, Gi, Ti (powers of 1024), or max (infinity)"
 
