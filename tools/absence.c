@@ -25,7 +25,6 @@
 #include <linux/kernel.h>
 
 #include "absence.h"
-#include "module.h"
 #include "msl.h"
 
 #define REFUSING	MSL_MODULE_NAME ": refusing to load: "

@@ -7,20 +7,9 @@
 #include <stdio.h>
 
 #include "cgroup.h"
-#include "counters.h"
 #include "explain.h"
 
-/* answer.c: explain's answer, before its table */
-struct msl_answer {
-	char verdict[512];
-	const char *src;		/* rule, set, v1, unset, root */
-	char file[4096], rule[4200];	/* rule: where */
-	int line;
-	bool have_min, have_low, have_counts;
-	uint64_t min, low;		/* bytes */
-	char pressure[128];		/* memory.pressure's "some" line */
-	struct msl_counts c;
-};
+/* answer.c: explain's answer (struct msl_answer, explain.h), gathered */
 /* The limit's source, the other protections, the counters (a snapshot). */
 void msl_answer_gather(const struct msl_cgfs *fs, const char *cgpath,
 		       uint64_t id, const struct msl_chain *chain,

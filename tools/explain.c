@@ -10,7 +10,6 @@
 #include <memcg_softlimit/policy.h>
 
 #include "explain.h"
-#include "answer.h"
 #include "escape.h"
 #include "json.h"
 #include "module.h"

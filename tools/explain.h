@@ -9,6 +9,7 @@
 
 #include <memcg_softlimit/policy.h>
 
+#include "counters.h"
 #include "module.h"
 
 /* explain.c: the policy at each priority, on a chain of levels */
@@ -37,8 +38,18 @@ struct msl_explain_row {
 void msl_explain(const struct msl_params *params, enum msl_kind kind,
 		 const struct msl_chain *chain,
 		 struct msl_explain_row rows[MSL_DEF_PRIORITY + 1]);
+/* explain's answer, before its table: answer.c gathers it, explain.c says it */
+struct msl_answer {
+	char verdict[512];
+	const char *src;		/* rule, set, v1, unset, root */
+	char file[4096], rule[4200];	/* rule: where */
+	int line;
+	bool have_min, have_low, have_counts;
+	uint64_t min, low;		/* bytes */
+	char pressure[128];		/* memory.pressure's "some" line */
+	struct msl_counts c;
+};
 /* One JSON document: the cgroup, the parameters, the chain, the rows. */
-struct msl_answer;
 /* @answer NULL: the table's part alone. */
 void msl_explain_json(FILE *f, const char *cgpath, uint64_t id, int cgroup_v,
 		      const struct msl_module *m, enum msl_kind kind,

@@ -10,8 +10,6 @@
 #include "cgroup.h"
 
 /* module.c: the loaded module and its parameters */
-#define MSL_MODULE_NAME		"memcg_softlimit"
-#define MSL_SYS_MODULE		"/sys/module/memcg_softlimit"
 struct msl_module {
 	bool loaded;
 	bool params_read;		/* else V8's defaults */

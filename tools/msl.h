@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * memcg-softlimit, the userspace tool: what every file shares, the
- * program's name, its exit statuses and util.c (messages, small files).
+ * program's and the module's names, the exit statuses and util.c
+ * (messages, small files).
  * Each concern has its own header beside its .c (cgroup.h, softlimit.h,
  * module.h, counters.h, output.h, ...).  The pure parts (sizes, escaping,
  * counters, explain) need nothing but libc and are linked into the unit
@@ -20,6 +21,9 @@
 #define MSL_EXIT_OK		0
 #define MSL_EXIT_ERR		1	/* runtime error */
 #define MSL_EXIT_USAGE		2	/* bad command line or arguments */
+
+#define MSL_MODULE_NAME		"memcg_softlimit"
+#define MSL_SYS_MODULE		"/sys/module/memcg_softlimit"
 
 /* util.c: messages, standard output, small files */
 /* Before anything is opened: a closed fd 1 stays failing, never reused. */
