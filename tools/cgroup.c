@@ -481,6 +481,22 @@ int msl_open_fs(struct msl_cgfs *fs)
 	return 0;
 }
 
+int msl_target_open(struct msl_target *t, const char *arg,
+		    unsigned int flags)
+{
+	char msg[PATH_MAX * 3];
+	int ret;
+
+	ret = msl_open_fs(&t->fs);
+	if (ret)
+		return ret;
+	ret = msl_cg_resolve(&t->fs, arg, flags, t->path, sizeof(t->path),
+			     &t->id, msg, sizeof(msg));
+	if (ret)
+		msl_err("%s", msg);
+	return ret;
+}
+
 int msl_cg_filter(const struct msl_cgfs *fs, const char *arg, char *out,
 		  size_t len)
 {

@@ -2,6 +2,7 @@
 #ifndef MSL_TOOL_CGROUP_H
 #define MSL_TOOL_CGROUP_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,6 +61,18 @@ void msl_cgmap_free(struct msl_cgmap *m);
 
 /* cgroup.c: finds the hierarchy, or says why not (exit status). */
 int msl_open_fs(struct msl_cgfs *fs);
+/*
+ * What a command that takes a PATH starts from: the hierarchy, and PATH
+ * (@arg) resolved in it (@flags: MSL_CG_NOT_ROOT, MSL_CG_MEMCG).
+ */
+struct msl_target {
+	struct msl_cgfs fs;
+	char path[PATH_MAX];		/* below the mount: "/", "/a/b" */
+	uint64_t id;
+};
+/* 0, or an exit status with why said (no hierarchy, a bad PATH). */
+int msl_target_open(struct msl_target *t, const char *arg,
+		    unsigned int flags);
 /*
  * cgroup.c: -c CGROUP on a live hierarchy: its path below the mount into @out, or
  * an exit status with why said (no such cgroup, a bad path).

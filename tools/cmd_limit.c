@@ -94,24 +94,17 @@ static const struct msl_optuse get_opts[] = {
 
 static int cmd_get(const struct msl_cmdline *cl)
 {
-	char cgpath[PATH_MAX], msg[PATH_MAX * 3], buf[MSL_SIZE_BUF];
 	struct msl_v2limits v2 = { 0 };
+	char buf[MSL_SIZE_BUF];
+	struct msl_target t;
 	struct msl_limit lim;
-	struct msl_cgfs fs;
-	uint64_t id;
 	int ret;
 
-	ret = msl_open_fs(&fs);
+	ret = msl_target_open(&t, cl->args[0], MSL_CG_NOT_ROOT);
 	if (ret)
 		return ret;
-	ret = msl_cg_resolve(&fs, cl->args[0], MSL_CG_NOT_ROOT, cgpath,
-			     sizeof(cgpath), &id, msg, sizeof(msg));
-	if (ret) {
-		msl_err("%s", msg);
-		return ret;
-	}
-	if (fs.version == 2) {
-		ret = msl_need_module(&fs);
+	if (t.fs.version == 2) {
+		ret = msl_need_module(&t.fs);
 		if (ret)
 			return ret;
 		ret = msl_v2limits_load(&v2);
@@ -122,10 +115,10 @@ static int cmd_get(const struct msl_cmdline *cl)
 			return MSL_EXIT_ERR;
 		}
 	}
-	ret = msl_limit_get(&fs, cgpath, &v2, &lim);
+	ret = msl_limit_get(&t.fs, t.path, &v2, &lim);
 	msl_v2limits_free(&v2);
 	if (ret) {
-		msl_err("cannot read the soft limit of %s: %s", cgpath,
+		msl_err("cannot read the soft limit of %s: %s", t.path,
 			strerror(-ret));
 		return MSL_EXIT_ERR;
 	}
@@ -135,8 +128,8 @@ static int cmd_get(const struct msl_cmdline *cl)
 		return 0;
 	}
 	msl_json_begin(stdout, "get");
-	msl_json_path(stdout, "path", cgpath);
-	msl_json_u64(stdout, "id", id);
+	msl_json_path(stdout, "path", t.path);
+	msl_json_u64(stdout, "id", t.id);
 	msl_json_limit(stdout, &lim);
 	fputs("}\n", stdout);
 	return 0;
