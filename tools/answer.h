@@ -6,8 +6,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cgroup.h"
-#include "explain.h"
+struct msl_answer;
+struct msl_chain;
+
+struct msl_cgfs;
 
 /* answer.c: explain's answer (struct msl_answer, explain.h), gathered */
 /* The limit's source, the other protections, the counters (a snapshot). */

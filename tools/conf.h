@@ -7,7 +7,7 @@
 
 #include <memcg_softlimit/control.h>
 
-#include "cgroup.h"
+struct msl_cgfs;
 
 /* conf.c: the configuration file and its drop-in directory */
 #define MSL_CONF_DEFAULT	"/etc/memcg-softlimit.conf"

@@ -8,7 +8,8 @@
 
 #include <memcg_softlimit/policy.h>
 
-#include "cgroup.h"
+struct msl_cgfs;
+struct msl_cgmap;
 
 /* counters.c: per-cgroup counters, as the snapshot event carries them */
 struct msl_counts {

@@ -10,7 +10,8 @@
 #include <memcg_softlimit/policy.h>
 
 #include "counters.h"
-#include "module.h"
+
+struct msl_module;
 
 /* explain.c: the policy at each priority, on a chain of levels */
 #define MSL_EXPLAIN_MAX_LEVELS	256

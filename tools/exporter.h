@@ -4,10 +4,13 @@
 
 #include <stdbool.h>
 
-#include "cgroup.h"
-#include "counters.h"
 #include "metrics.h"
 #include "module.h"
+
+struct msl_table;
+
+struct msl_cgfs;
+struct msl_cgmap;
 
 /* exporter.c: one run of stat --prometheus FILE */
 struct msl_exporter {

@@ -8,7 +8,7 @@
 
 #include <memcg_softlimit/policy.h>
 
-#include "softlimit.h"
+struct msl_limit;
 
 /* json.c: the members every document shares (docs/json.md) */
 #define MSL_JSON_SCHEMA		1

@@ -6,9 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgroup.h"
 #include "counters.h"
 #include "softlimit.h"
+
+struct msl_cgmap;
 
 /* metrics.c: the series of --prometheus, kept across runs (FILE.state) */
 #define MSL_SERIES_REMOVED	"(removed)"

@@ -7,7 +7,7 @@
 
 #include <memcg_softlimit/policy.h>
 
-#include "cgroup.h"
+struct msl_cgfs;
 
 /* module.c: the loaded module and its parameters */
 struct msl_module {

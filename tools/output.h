@@ -7,9 +7,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "counters.h"
-#include "opts.h"
 #include "scols.h"
+
+struct msl_cmdline;
+
+struct msl_row;
+struct msl_table;
 
 /* output.c: a table of counters as a table (libsmartcols) or JSON */
 struct msl_print {

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 #ifndef MSL_TOOL_PERSIST_H
 #define MSL_TOOL_PERSIST_H
-
-#include "cgroup.h"
+struct msl_cgfs;
 
 /*
  * persist.c: set --persist, unset --persist: @arg's drop-in file written

@@ -5,9 +5,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "counters.h"
-#include "metrics.h"
-#include "module.h"
+struct msl_module;
+
+struct msl_metrics;
+
+struct msl_table;
 
 /* prom.c: the text exposition format for node_exporter's textfile collector */
 struct msl_prom {

@@ -13,7 +13,7 @@
 
 #include <libsmartcols.h>
 
-#include "opts.h"
+struct msl_cmdline;
 
 struct msl_coldef {
 	const char *name;		/* upper case, as -o takes it */

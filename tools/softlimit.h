@@ -8,7 +8,7 @@
 
 #include <memcg_softlimit/policy.h>
 
-#include "cgroup.h"
+struct msl_cgfs;
 
 /* softlimit.c: soft limits by cgroup, v1 and v2 */
 struct msl_limit {
