@@ -14,6 +14,7 @@
 #include <regex.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
@@ -21,6 +22,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <linux/kernel.h>
+
+#include "absence.h"
 #include "msl.h"
 
 #define REFUSING	MSL_MODULE_NAME ": refusing to load: "

@@ -15,7 +15,19 @@
 #include <unistd.h>
 
 #include <memcg_softlimit/events.h>
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
 
+#include "answer.h"
+#include "cgroup.h"
+#include "conf.h"
+#include "counters.h"
+#include "escape.h"
+#include "explain.h"
+#include "module.h"
+#include "msl.h"
+#include "output.h"
+#include "size.h"
 #include "trace.h"
 
 /* The soft limit's origin: a rule of the configuration, set, v1. */

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
+#include "escape.h"
 #include "msl.h"
 
 /* mountinfo escapes blanks and backslashes in octal: \040 \011 \012 \134 */
@@ -468,4 +470,42 @@ void msl_cgmap_free(struct msl_cgmap *m)
 	free(m->nodes);
 	free(m->by_id);
 	memset(m, 0, sizeof(*m));
+}
+
+int msl_open_fs(struct msl_cgfs *fs)
+{
+	if (msl_cgfs_find(fs, NULL)) {
+		msl_err("no memory cgroup hierarchy is mounted (cgroup v1 with the memory controller, or cgroup2 with memory in cgroup.controllers)");
+		return MSL_EXIT_ERR;
+	}
+	return 0;
+}
+
+int msl_target_open(struct msl_target *t, const char *arg,
+		    unsigned int flags)
+{
+	char msg[PATH_MAX * 3];
+	int ret;
+
+	ret = msl_open_fs(&t->fs);
+	if (ret)
+		return ret;
+	ret = msl_cg_resolve(&t->fs, arg, flags, t->path, sizeof(t->path),
+			     &t->id, msg, sizeof(msg));
+	if (ret)
+		msl_err("%s", msg);
+	return ret;
+}
+
+int msl_cg_filter(const struct msl_cgfs *fs, const char *arg, char *out,
+		  size_t len)
+{
+	char msg[PATH_MAX * 3];
+	uint64_t id;
+	int ret;
+
+	ret = msl_cg_resolve(fs, arg, 0, out, len, &id, msg, sizeof(msg));
+	if (ret)
+		msl_err("-c %s: %s", arg, msg);
+	return ret;
 }

@@ -20,7 +20,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+
+#include "cgroup.h"
+#include "conf.h"
+#include "module.h"
+#include "msl.h"
 #include "opts.h"
+#include "softlimit.h"
 
 /* Each existing cgroup to its first rule: how many each rule has now. */
 static int count_matches(const struct msl_cgfs *fs, struct msl_conf *rs)

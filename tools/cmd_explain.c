@@ -11,7 +11,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "absence.h"
+#include "answer.h"
+#include "cgroup.h"
+#include "explain.h"
+#include "module.h"
+#include "msl.h"
 #include "opts.h"
+#include "softlimit.h"
 
 static bool mglru_enabled(void)
 {
@@ -174,30 +184,23 @@ static const struct msl_optuse explain_opts[] = {
 
 static int cmd_explain(const struct msl_cmdline *cl)
 {
-	char cgpath[PATH_MAX], msg[PATH_MAX * 3];
 	static char max_path[PATH_MAX];
 	struct msl_explain_row rows[MSL_DEF_PRIORITY + 1];
 	struct msl_v2limits v2 = { 0 };
 	static struct msl_chain chain;
 	static struct msl_answer answer;
 	struct msl_module m;
-	struct msl_cgfs fs;
-	uint64_t id, ps;
+	struct msl_target t;
+	uint64_t ps;
 	int ret;
 
-	ret = msl_open_fs(&fs);
+	ret = msl_target_open(&t, cl->args[0], MSL_CG_MEMCG);
 	if (ret)
 		return ret;
-	ret = msl_cg_resolve(&fs, cl->args[0], MSL_CG_MEMCG, cgpath,
-			     sizeof(cgpath), &id, msg, sizeof(msg));
-	if (ret) {
-		msl_err("%s", msg);
-		return ret;
-	}
 	msl_module_read(&m);
 	if (cl->policy >= 0)
 		m.params.policy = cl->policy;
-	ret = fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
+	ret = t.fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
 	if (ret) {
 		msl_err("cannot read %s: %s", MSL_CTL_LIMITS,
 			ret == -EACCES || ret == -EPERM ?
@@ -207,12 +210,12 @@ static int cmd_explain(const struct msl_cmdline *cl)
 	ps = (uint64_t)sysconf(_SC_PAGESIZE);
 
 	memset(&chain, 0, sizeof(chain));
-	chain.is_root = !strcmp(cgpath, "/");
-	ret = read_chain(&fs, cgpath, &v2, &m.params, ps, &chain);
+	chain.is_root = !strcmp(t.path, "/");
+	ret = read_chain(&t.fs, t.path, &v2, &m.params, ps, &chain);
 	if (ret)
 		goto out;
 	if (msl_policy_ops(m.params.policy)->weighs_excess) {
-		chain.excess_max = largest_excess(&fs, &v2, &m.params, ps,
+		chain.excess_max = largest_excess(&t.fs, &v2, &m.params, ps,
 						  max_path, sizeof(max_path));
 		chain.excess_max_path = max_path;
 	}
@@ -220,14 +223,14 @@ static int cmd_explain(const struct msl_cmdline *cl)
 	memset(&answer, 0, sizeof(answer));
 	msl_answer_verdict(&m.params, &chain, rows, ps, answer.verdict,
 			   sizeof(answer.verdict));
-	msl_answer_gather(&fs, cgpath, id, &chain, !cl->no_counters, &answer);
+	msl_answer_gather(&t.fs, t.path, t.id, &chain, !cl->no_counters, &answer);
 	if (cl->json) {
-		msl_explain_json(stdout, cgpath, id, fs.version, &m,
+		msl_explain_json(stdout, t.path, t.id, t.fs.version, &m,
 				 cl->kind, &chain, rows, ps, &answer);
 		goto out;
 	}
-	printf("cgroup %s (id %llu), cgroup v%d, ", cgpath,
-	       (unsigned long long)id, fs.version);
+	printf("cgroup %s (id %llu), cgroup v%d, ", t.path,
+	       (unsigned long long)t.id, t.fs.version);
 	if (m.loaded)
 		printf("module %s loaded\n", m.version[0] ? m.version : "");
 	else

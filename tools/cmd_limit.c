@@ -7,137 +7,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+
+#include "cgroup.h"
+#include "conf.h"
+#include "json.h"
+#include "module.h"
+#include "msl.h"
 #include "opts.h"
-
-#define SIZE_HELP "bytes with an optional K, M, G, T or Ki, Mi, Gi, Ti (powers of 1024), or max (infinity)"
-
-int msl_open_fs(struct msl_cgfs *fs)
-{
-	if (msl_cgfs_find(fs, NULL)) {
-		msl_err("no memory cgroup hierarchy is mounted (cgroup v1 with the memory controller, or cgroup2 with memory in cgroup.controllers)");
-		return MSL_EXIT_ERR;
-	}
-	return 0;
-}
-
-int msl_cg_filter(const struct msl_cgfs *fs, const char *arg, char *out,
-		  size_t len)
-{
-	char msg[PATH_MAX * 3];
-	uint64_t id;
-	int ret;
-
-	ret = msl_cg_resolve(fs, arg, 0, out, len, &id, msg, sizeof(msg));
-	if (ret)
-		msl_err("-c %s: %s", arg, msg);
-	return ret;
-}
-
-static uint64_t page_round(uint64_t bytes)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-
-	if (ps <= 0)
-		ps = 4096;
-	return bytes / (uint64_t)ps * (uint64_t)ps;
-}
-
-static bool unchanged(const struct msl_cgfs *fs, const char *cgpath,
-		      const struct msl_change *ch, const struct msl_v2limits *v2)
-{
-	struct msl_limit cur;
-	char buf[MSL_SIZE_BUF];
-
-	if (msl_limit_get(fs, cgpath, v2, &cur))
-		return false;
-	if (ch->unset)
-		return cur.src == MSL_LIMIT_UNSET;
-	if (ch->is_max) {
-		msl_limit_fmt(&cur, buf, sizeof(buf), true);
-		return !strcmp(buf, "max");
-	}
-	return (cur.src == MSL_LIMIT_SET || cur.src == MSL_LIMIT_V1) &&
-	       cur.bytes == page_round(ch->bytes);
-}
-
-/*
- * One change: returns an exit status and prints why it failed, prefixed
- * by @where ("FILE:LINE: " for apply).
- */
-int msl_change_one(const struct msl_cgfs *fs, const struct msl_change *ch,
-		      const char *where, const struct msl_v2limits *v2,
-		      bool dry_run, bool verbose)
-{
-	char cgpath[PATH_MAX], msg[PATH_MAX * 3];
-	const char *why;
-	uint64_t id;
-	int ret;
-
-	ret = msl_cg_resolve(fs, ch->arg, MSL_CG_NOT_ROOT | MSL_CG_MEMCG,
-			     cgpath, sizeof(cgpath), &id, msg, sizeof(msg));
-	if (ret) {
-		msl_err("%s%s", where, msg);
-		return ret;
-	}
-	if (verbose && unchanged(fs, cgpath, ch, v2)) {
-		printf("%s %s%s%s: unchanged\n", ch->unset ? "unset" : "set",
-		       cgpath, ch->unset ? "" : " ", ch->unset ? "" : ch->size);
-		return 0;
-	}
-	if (dry_run) {
-		printf("would %s %s%s%s\n", ch->unset ? "unset" : "set", cgpath,
-		       ch->unset ? "" : " ", ch->unset ? "" : ch->size);
-		return 0;
-	}
-	ret = msl_limit_write(fs, cgpath, ch->unset, ch->is_max, ch->bytes,
-			      &why);
-	if (ret) {
-		msl_err("%scannot %s the soft limit of %s: %s", where,
-			ch->unset ? "unset" : "set", cgpath,
-			why ? why : strerror(-ret));
-		return MSL_EXIT_ERR;
-	}
-	if (verbose)
-		printf("%s %s%s%s\n", ch->unset ? "unset" : "set", cgpath,
-		       ch->unset ? "" : " ", ch->unset ? "" : ch->size);
-	return 0;
-}
-
-int msl_need_module(const struct msl_cgfs *fs)
-{
-	if (fs->version == 2 && !msl_module_loaded()) {
-		msl_err("cgroup v2 soft limits are kept by the module: %s",
-			msl_module_absent_why());
-		return MSL_EXIT_ERR;
-	}
-	return 0;
-}
-
-int msl_parse_change(struct msl_change *ch, const char *path, const char *size,
-			const char *where)
-{
-	int ret;
-
-	memset(ch, 0, sizeof(*ch));
-	ch->arg = path;
-	ch->size = size;
-	if (!strcmp(size, "unset")) {
-		ch->unset = true;
-		return 0;
-	}
-	ret = msl_size_parse(size, &ch->bytes, &ch->is_max);
-	if (ret) {
-		msl_err("%sbad size '%s': %s", where, size,
-			ret == -ERANGE ? "out of range" : ret == -EDOM ?
-			msl_size_why(ret) : SIZE_HELP);
-		return MSL_EXIT_USAGE;
-	}
-	if (!ch->is_max && ch->bytes != page_round(ch->bytes))
-		msl_warn("%s%s: soft limits are kept in whole pages: %llu bytes",
-			 where, size,
-			 (unsigned long long)page_round(ch->bytes));
-	return 0;
-}
+#include "persist.h"
+#include "size.h"
+#include "softlimit.h"
 
 static int cmd_set(const struct msl_cmdline *cl)
 {
@@ -214,24 +94,17 @@ static const struct msl_optuse get_opts[] = {
 
 static int cmd_get(const struct msl_cmdline *cl)
 {
-	char cgpath[PATH_MAX], msg[PATH_MAX * 3], buf[MSL_SIZE_BUF];
 	struct msl_v2limits v2 = { 0 };
+	char buf[MSL_SIZE_BUF];
+	struct msl_target t;
 	struct msl_limit lim;
-	struct msl_cgfs fs;
-	uint64_t id;
 	int ret;
 
-	ret = msl_open_fs(&fs);
+	ret = msl_target_open(&t, cl->args[0], MSL_CG_NOT_ROOT);
 	if (ret)
 		return ret;
-	ret = msl_cg_resolve(&fs, cl->args[0], MSL_CG_NOT_ROOT, cgpath,
-			     sizeof(cgpath), &id, msg, sizeof(msg));
-	if (ret) {
-		msl_err("%s", msg);
-		return ret;
-	}
-	if (fs.version == 2) {
-		ret = msl_need_module(&fs);
+	if (t.fs.version == 2) {
+		ret = msl_need_module(&t.fs);
 		if (ret)
 			return ret;
 		ret = msl_v2limits_load(&v2);
@@ -242,10 +115,10 @@ static int cmd_get(const struct msl_cmdline *cl)
 			return MSL_EXIT_ERR;
 		}
 	}
-	ret = msl_limit_get(&fs, cgpath, &v2, &lim);
+	ret = msl_limit_get(&t.fs, t.path, &v2, &lim);
 	msl_v2limits_free(&v2);
 	if (ret) {
-		msl_err("cannot read the soft limit of %s: %s", cgpath,
+		msl_err("cannot read the soft limit of %s: %s", t.path,
 			strerror(-ret));
 		return MSL_EXIT_ERR;
 	}
@@ -255,8 +128,8 @@ static int cmd_get(const struct msl_cmdline *cl)
 		return 0;
 	}
 	msl_json_begin(stdout, "get");
-	msl_json_path(stdout, "path", cgpath);
-	msl_json_u64(stdout, "id", id);
+	msl_json_path(stdout, "path", t.path);
+	msl_json_u64(stdout, "id", t.id);
 	msl_json_limit(stdout, &lim);
 	fputs("}\n", stdout);
 	return 0;

@@ -15,7 +15,12 @@
 #include <trace-cmd.h>
 #include <memcg_softlimit/events.h>
 
-#include "table.h"
+#include "cgroup.h"
+#include "counters.h"
+#include "msl.h"
+#include "opts.h"
+#include "output.h"
+#include "scols.h"
 #include "trace.h"
 
 struct report {

@@ -10,7 +10,15 @@
 #include <string.h>
 #include <sys/time.h>
 
-#include "table.h"
+#include "absence.h"
+#include "cgroup.h"
+#include "counters.h"
+#include "exporter.h"
+#include "module.h"
+#include "msl.h"
+#include "opts.h"
+#include "output.h"
+#include "scols.h"
 #include "trace.h"
 
 static const struct msl_optuse stat_opts[] = {

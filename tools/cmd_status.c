@@ -11,7 +11,17 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include <linux/kernel.h>
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "absence.h"
+#include "cgroup.h"
+#include "json.h"
+#include "module.h"
+#include "msl.h"
 #include "opts.h"
+#include "softlimit.h"
 
 #define KPROBES_LIST	"/sys/kernel/debug/kprobes/list"
 #define LRU_GEN		"/sys/kernel/mm/lru_gen/enabled"

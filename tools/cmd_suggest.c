@@ -20,9 +20,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "absence.h"
+#include "cgroup.h"
+#include "json.h"
+#include "module.h"
+#include "msl.h"
+#include "opts.h"
+#include "output.h"
+#include "scols.h"
+#include "size.h"
+#include "softlimit.h"
 #include "suggest.h"
-#include "table.h"
 #include "trace.h"
+#include "workingset.h"
 
 #define LRU_GEN_ENABLED		"/sys/kernel/mm/lru_gen/enabled"
 #define DEBUGFS			"/sys/kernel/debug"
@@ -45,8 +58,7 @@ struct row {
 
 struct suggest {
 	const struct msl_cmdline *cl;
-	struct msl_cgfs fs;
-	char top[PATH_MAX];		/* PATH below the mount */
+	struct msl_target at;		/* the hierarchy, PATH in it */
 	bool mglru, loaded;
 	uint64_t age_ms, page_size;
 	unsigned int headroom;
@@ -129,7 +141,7 @@ static void read_stat(const struct suggest *s, const char *cgpath,
 {
 	char path[PATH_MAX * 2], *text;
 
-	msl_cg_fspath(&s->fs, cgpath, path, sizeof(path));
+	msl_cg_fspath(&s->at.fs, cgpath, path, sizeof(path));
 	strncat(path, "/memory.stat", sizeof(path) - strlen(path) - 1);
 	text = msl_read_all(path, NULL);
 	msl_stat_workingset_parse(text ? text : "", w);
@@ -164,20 +176,20 @@ static void read_row(const struct suggest *s, const struct msl_lru_gen *g,
 	uint64_t usage = 0;
 
 	read_stat(s, r->path, &w);
-	msl_cg_usage(&s->fs, r->path, &usage);
+	msl_cg_usage(&s->at.fs, r->path, &usage);
 	if (s->mglru)
 		msl_reuse_from_lru_gen(g, r->path, s->page_size, &reuse);
 	else
 		msl_reuse_from_stat(&w, &reuse);
 	msl_reuse_set_stat(&reuse, usage, &w);
-	reuse.have_refaults = s->fs.version == 2;
+	reuse.have_refaults = s->at.fs.version == 2;
 	msl_reuse_span_add(&r->span, &reuse);
-	r->have_peak = !msl_cg_read_u64(&s->fs, r->path, s->fs.version == 2 ?
+	r->have_peak = !msl_cg_read_u64(&s->at.fs, r->path, s->at.fs.version == 2 ?
 					"memory.peak" :
 					"memory.max_usage_in_bytes", &r->peak);
-	r->have_low = s->fs.version == 2 &&
-		      !msl_cg_read_u64(&s->fs, r->path, "memory.low", &r->low);
-	if (msl_limit_get(&s->fs, r->path, v2, &r->lim))
+	r->have_low = s->at.fs.version == 2 &&
+		      !msl_cg_read_u64(&s->at.fs, r->path, "memory.low", &r->low);
+	if (msl_limit_get(&s->at.fs, r->path, v2, &r->lim))
 		r->lim.src = MSL_LIMIT_UNSET;
 }
 
@@ -209,17 +221,17 @@ static int take_sample(struct suggest *s)
 			return ret;
 	}
 	s->loaded = msl_module_loaded();
-	if (s->fs.version == 2 && s->loaded && msl_v2limits_load(&v2))
+	if (s->at.fs.version == 2 && s->loaded && msl_v2limits_load(&v2))
 		msl_warn("cannot read %s: soft limits shown as unset",
 			 MSL_CTL_LIMITS);
-	ret = msl_cgmap_build(&map, &s->fs);
+	ret = msl_cgmap_build(&map, &s->at.fs);
 	if (!ret) {
 		rows = calloc(map.n ? map.n : 1, sizeof(*rows));
 		if (!rows)
 			ret = -ENOMEM;
 	}
 	if (ret) {
-		msl_err("cannot walk %s: %s", s->fs.mount, strerror(-ret));
+		msl_err("cannot walk %s: %s", s->at.fs.mount, strerror(-ret));
 		ret = MSL_EXIT_ERR;
 		goto out;
 	}
@@ -231,8 +243,8 @@ static int take_sample(struct suggest *s)
 		struct row *r = &rows[n];
 
 		/* The root has no soft limit: it is never a row. */
-		if (node->depth == 0 || !msl_path_under(s->top, node->path) ||
-		    !msl_cg_has_memcg(&s->fs, node->path))
+		if (node->depth == 0 || !msl_path_under(s->at.path, node->path) ||
+		    !msl_cg_has_memcg(&s->at.fs, node->path))
 			continue;
 		r->path = strdup(node->path);
 		if (!r->path) {
@@ -571,12 +583,10 @@ static const struct msl_optuse suggest_opts[] = {
 
 static int cmd_suggest(const struct msl_cmdline *cl)
 {
-	char msg[PATH_MAX * 3];
 	struct suggest s = { .cl = cl };
 	unsigned int samples = 0;
 	struct msl_cols cols;
 	bool replace = false;
-	uint64_t id;
 	int ret;
 
 	s.mglru = mglru_enabled();
@@ -593,15 +603,9 @@ static int cmd_suggest(const struct msl_cmdline *cl)
 	s.headroom = cl->headroom >= 0 ? (unsigned int)cl->headroom :
 		     DEFAULT_HEADROOM;
 	s.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
-	ret = msl_open_fs(&s.fs);
+	ret = msl_target_open(&s.at, cl->nargs ? cl->args[0] : "/", 0);
 	if (ret)
 		return ret;
-	ret = msl_cg_resolve(&s.fs, cl->nargs ? cl->args[0] : "/", 0, s.top,
-			     sizeof(s.top), &id, msg, sizeof(msg));
-	if (ret) {
-		msl_err("%s", msg);
-		return ret;
-	}
 	/* Before any reading: a file it may not replace is said now. */
 	if (cl->write) {
 		ret = msl_suggest_write_check(cl->write, &replace);

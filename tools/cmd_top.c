@@ -16,7 +16,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "table.h"
+#include <memcg_softlimit/policy.h>
+
+#include "cgroup.h"
+#include "counters.h"
+#include "json.h"
+#include "module.h"
+#include "msl.h"
+#include "opts.h"
+#include "output.h"
+#include "scols.h"
+#include "size.h"
+#include "softlimit.h"
 #include "trace.h"
 
 static struct termios saved_tty;

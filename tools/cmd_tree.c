@@ -12,7 +12,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "table.h"
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "absence.h"
+#include "cgroup.h"
+#include "counters.h"
+#include "escape.h"
+#include "explain.h"
+#include "json.h"
+#include "module.h"
+#include "msl.h"
+#include "opts.h"
+#include "output.h"
+#include "scols.h"
+#include "size.h"
+#include "softlimit.h"
 #include "trace.h"
 
 struct node_info {
@@ -401,7 +416,7 @@ static int print_tree(const struct tree *t, size_t first)
 
 static int cmd_tree(const struct msl_cmdline *cl)
 {
-	char cgpath[PATH_MAX], msg[PATH_MAX * 3];
+	char msg[PATH_MAX * 3];
 	struct msl_v2limits v2 = { 0 };
 	struct msl_table snap = { 0 };
 	struct msl_cgmap map = { 0 };
@@ -410,38 +425,31 @@ static int cmd_tree(const struct msl_cmdline *cl)
 	struct tree t = { .cl = cl };
 	const struct msl_policy_ops *ops;
 	struct msl_module m;
-	struct msl_cgfs fs;
+	struct msl_target at;
 	size_t first = 0;
 	const char *why;
-	uint64_t id;
 	int ret;
 
 	ret = msl_cols_from_cmdline(cl, tree_cols, NR_COLS, tree_default_cols,
 				    &t.cols);
 	if (ret)
 		return ret < 0 ? MSL_EXIT_USAGE : MSL_EXIT_OK;
-	ret = msl_open_fs(&fs);
+	ret = msl_target_open(&at, cl->nargs ? cl->args[0] : "/", 0);
 	if (ret)
 		return ret;
-	ret = msl_cg_resolve(&fs, cl->nargs ? cl->args[0] : "/", 0,
-			     cgpath, sizeof(cgpath), &id, msg, sizeof(msg));
-	if (ret) {
-		msl_err("%s", msg);
-		return ret;
-	}
 	msl_signals_install();
 	msl_module_read(&m);
 	if (cl->policy >= 0)
 		m.params.policy = cl->policy;
 	ops = msl_policy_ops(m.params.policy);
 	t.ps = (uint64_t)sysconf(_SC_PAGESIZE);
-	ret = fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
+	ret = at.fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
 	if (ret)
 		msl_warn("cannot read %s (%s): soft limits shown as unset",
 			 MSL_CTL_LIMITS, strerror(-ret));
-	ret = msl_cgmap_build(&map, &fs);
+	ret = msl_cgmap_build(&map, &at.fs);
 	if (ret) {
-		msl_err("cannot walk %s: %s", fs.mount, strerror(-ret));
+		msl_err("cannot walk %s: %s", at.fs.mount, strerror(-ret));
 		ret = MSL_EXIT_ERR;
 		goto out;
 	}
@@ -463,19 +471,19 @@ static int cmd_tree(const struct msl_cmdline *cl)
 		ret = MSL_EXIT_ERR;
 		goto out;
 	}
-	fill_info(&fs, &map, &v2, info, t.ps);
+	fill_info(&at.fs, &map, &v2, info, t.ps);
 	if (ops->reads_siblings)
 		fill_sibling_over(&map, &m.params, info);
 	if (ops->weighs_excess)
 		t.excess_max = largest_excess(&map, &m.params, info);
-	while (first < map.n && map.nodes[first].id != id)
+	while (first < map.n && map.nodes[first].id != at.id)
 		first++;
 	if (first == map.n) {
-		msl_err("%s vanished while walking the hierarchy", cgpath);
+		msl_err("%s vanished while walking the hierarchy", at.path);
 		ret = MSL_EXIT_ERR;
 		goto out;
 	}
-	t.fs = &fs;
+	t.fs = &at.fs;
 	t.map = &map;
 	t.m = &m;
 	t.info = info;

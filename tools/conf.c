@@ -16,9 +16,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <memcg_softlimit/control.h>
+
+#include "conf.h"
+#include "cgroup.h"
 #include "msl.h"
 
 static char *trim(char *s)

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msl.h"
+#include <memcg_softlimit/policy.h>
+
+#include "counters.h"
+#include "cgroup.h"
 
 uint64_t msl_counts_decisions(const struct msl_counts *c)
 {

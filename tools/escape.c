@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "msl.h"
+#include "escape.h"
 
 size_t msl_utf8_seq(const unsigned char *s, size_t n)
 {

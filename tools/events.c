@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include <memcg_softlimit/events.h>
+#include <memcg_softlimit/policy.h>
 
 #include "trace.h"
+#include "counters.h"
 
 static struct tep_format_field *field(struct msl_evfmt *f,
 				      struct tep_event *ev, const char *name)

@@ -7,7 +7,14 @@
  */
 #include <string.h>
 
-#include "msl.h"
+#include <memcg_softlimit/policy.h>
+
+#include "explain.h"
+#include "escape.h"
+#include "json.h"
+#include "module.h"
+#include "size.h"
+#include "softlimit.h"
 
 struct cursor {
 	const struct msl_chain *chain;

@@ -14,7 +14,18 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "exporter.h"
+#include "cgroup.h"
+#include "counters.h"
+#include "metrics.h"
+#include "module.h"
 #include "msl.h"
+#include "output.h"
+#include "prom.h"
+#include "softlimit.h"
 
 int msl_exporter_open(struct msl_exporter *e, const char *file,
 		      const struct msl_cgfs *fs, int depth,

@@ -10,7 +10,11 @@
  */
 #include <string.h>
 
-#include "msl.h"
+#include <memcg_softlimit/policy.h>
+
+#include "json.h"
+#include "escape.h"
+#include "softlimit.h"
 
 void msl_json_begin(FILE *f, const char *command)
 {

@@ -19,6 +19,10 @@
 #include <memcg_softlimit/events.h>
 
 #include "trace.h"
+#include "absence.h"
+#include "counters.h"
+#include "module.h"
+#include "msl.h"
 
 #define INSTANCE_PREFIX		"memcg-softlimit-"
 /* A snapshot event in the ring buffer, with headers, rounded up. */

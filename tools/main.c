@@ -9,6 +9,9 @@
 #include <locale.h>
 #include <string.h>
 
+#include <linux/kernel.h>
+
+#include "msl.h"
 #include "opts.h"
 
 #ifndef MSL_VERSION

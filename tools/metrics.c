@@ -20,10 +20,16 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/policy.h>
+
+#include "metrics.h"
+#include "cgroup.h"
+#include "counters.h"
 #include "msl.h"
 
 #define STATE_MAGIC	"msl-metrics-state 1"

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The loaded module: version and the parameters the policy runs with. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "module.h"
+#include "absence.h"
+#include "cgroup.h"
 #include "msl.h"
 
 bool msl_module_loaded(void)
@@ -112,4 +119,14 @@ void msl_module_read(struct msl_module *m)
 	    !msl_bool_word(buf, &b))
 		m->keep_v1_reclaim = b;
 	m->params_read = ok == 3;
+}
+
+int msl_need_module(const struct msl_cgfs *fs)
+{
+	if (fs->version == 2 && !msl_module_loaded()) {
+		msl_err("cgroup v2 soft limits are kept by the module: %s",
+			msl_module_absent_why());
+		return MSL_EXIT_ERR;
+	}
+	return 0;
 }

@@ -12,7 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/kernel.h>
+#include <memcg_softlimit/policy.h>
+
 #include "opts.h"
+#include "cgroup.h"
+#include "conf.h"
+#include "counters.h"
+#include "msl.h"
+#include "size.h"
 
 struct vocab {
 	enum msl_optid id;

@@ -12,7 +12,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "msl.h"
+#include <linux/compiler.h>
+#include <memcg_softlimit/policy.h>
+
+#include "counters.h"
 
 enum msl_optid {
 	MSL_OPT_END = 0,

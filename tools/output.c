@@ -13,7 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "table.h"
+#include <memcg_softlimit/policy.h>
+
+#include "output.h"
+#include "counters.h"
+#include "json.h"
+#include "opts.h"
+#include "scols.h"
+#include "size.h"
 
 uint64_t msl_page_bytes(uint64_t pages)
 {

@@ -18,6 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "persist.h"
+#include "cgroup.h"
+#include "conf.h"
 #include "msl.h"
 
 /* 0, or -errno with *why. */

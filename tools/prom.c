@@ -17,7 +17,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "msl.h"
+#include <memcg_softlimit/policy.h>
+
+#include "prom.h"
+#include "escape.h"
+#include "metrics.h"
+#include "module.h"
+#include "output.h"
+#include "softlimit.h"
 
 static void family(FILE *f, const char *name, const char *type,
 		   const char *help)

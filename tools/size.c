@@ -2,10 +2,14 @@
 /* Sizes: parsed by the module's own parser, printed the way they parse. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "msl.h"
+#include <linux/kernel.h>
+#include <memcg_softlimit/control.h>
+
+#include "size.h"
 
 int msl_size_parse(const char *s, uint64_t *bytes, bool *is_max)
 {

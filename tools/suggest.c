@@ -3,8 +3,15 @@
 #include <limits.h>
 #include <string.h>
 
-#include "msl.h"
+#include <linux/kernel.h>
+#include <memcg_softlimit/control.h>
+
 #include "suggest.h"
+#include "conf.h"
+#include "escape.h"
+#include "msl.h"
+#include "size.h"
+#include "workingset.h"
 
 const char *msl_reuse_kind_name(enum msl_reuse_kind k)
 {

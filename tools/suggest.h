@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "workingset.h"
+struct msl_lru_gen;
+struct msl_stat_workingset;
 
 enum msl_reuse_kind {
 	MSL_REUSE_WINDOW,	/* MGLRU: pages seen in use within the window */

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "msl.h"
 #include "suggest.h"
+#include "msl.h"
 
 int msl_suggest_write_check(const char *file, bool *replace)
 {

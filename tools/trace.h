@@ -2,7 +2,7 @@
 /*
  * The module's events (include/memcg_softlimit/events.h) as libtraceevent
  * reads them: every field is found by name in the event's format, at run
- * time, live (live.c) or from a trace-cmd recording (report.c).
+ * time, live (live.c) or from a trace-cmd recording (cmd_report.c).
  */
 #ifndef MSL_TOOL_TRACE_H
 #define MSL_TOOL_TRACE_H
@@ -11,7 +11,9 @@
 
 #include <event-parse.h>
 
-#include "msl.h"
+#include <memcg_softlimit/policy.h>
+
+#include "counters.h"
 
 struct msl_evfmt {
 	struct tep_event *decision, *reclaimed, *snapshot, *snapshot_done;

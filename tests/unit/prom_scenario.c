@@ -20,7 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/msl.h"
+#include "../../tools/cgroup.h"
+#include "../../tools/counters.h"
+#include "../../tools/metrics.h"
+#include "../../tools/module.h"
+#include "../../tools/prom.h"
+#include "../../tools/softlimit.h"
 
 static struct msl_cgnode nodes[4];
 static struct msl_cgmap map = { .nodes = nodes };

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "../../tools/msl.h"
+#include "../../tools/absence.h"
 #include "unit.h"
 
 static const char refused_log[] =

@@ -12,8 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../tools/msl.h"
-#include "../../tools/table.h"
+#include "../../tools/counters.h"
+#include "../../tools/escape.h"
+#include "../../tools/opts.h"
+#include "../../tools/output.h"
+#include "../../tools/scols.h"
 #include "unit.h"
 
 typedef void (*printer)(FILE *f, const char *s);

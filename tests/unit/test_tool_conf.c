@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../tools/msl.h"
+#include "../../tools/conf.h"
 #include "unit.h"
 
 static char dir[64], drop[96];

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/msl.h"
+#include "../../tools/explain.h"
 #include "cases.h"
 #include "unit.h"
 

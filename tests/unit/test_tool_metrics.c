@@ -13,7 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../tools/cgroup.h"
+#include "../../tools/counters.h"
+#include "../../tools/metrics.h"
+#include "../../tools/module.h"
 #include "../../tools/msl.h"
+#include "../../tools/output.h"
+#include "../../tools/prom.h"
+#include "../../tools/softlimit.h"
 #include "unit.h"
 
 static struct msl_cgnode nodes[8];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of tools/opts.c and tools/table.c: one option vocabulary,
+ * Unit tests of tools/opts.c and tools/scols.c: one option vocabulary,
  * options after arguments, [INTERVAL [COUNT]], usage errors that say
  * what was wrong, -o column choice.
  */
@@ -9,8 +9,10 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../../tools/msl.h"
 #include "../../tools/opts.h"
-#include "../../tools/table.h"
+#include "../../tools/output.h"
+#include "../../tools/scols.h"
 #include "unit.h"
 
 static int fake(const struct msl_cmdline *cl) { (void)cl; return 0; }

@@ -13,7 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../tools/cgroup.h"
 #include "../../tools/msl.h"
+#include "../../tools/size.h"
+#include "../../tools/softlimit.h"
 #include "unit.h"
 
 static char tmp[] = "/tmp/msl-unit-path.XXXXXX";

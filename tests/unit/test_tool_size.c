@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../../tools/msl.h"
+#include "../../tools/size.h"
 #include "unit.h"
 
 static int parse(const char *s, uint64_t *b, bool *max)

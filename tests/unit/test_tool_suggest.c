@@ -8,7 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/kernel.h>
+
+#include "../../tools/conf.h"
 #include "../../tools/msl.h"
+#include "../../tools/workingset.h"
 #include "../../tools/suggest.h"
 #include "unit.h"
 

@@ -5,15 +5,15 @@
  * (tree) as libsmartcols draws them, with wide characters counted as
  * wide.
  */
-#ifndef MSL_TOOL_TABLE_H
-#define MSL_TOOL_TABLE_H
+#ifndef MSL_TOOL_SCOLS_H
+#define MSL_TOOL_SCOLS_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include <libsmartcols.h>
 
-#include "opts.h"
+struct msl_cmdline;
 
 struct msl_coldef {
 	const char *name;		/* upper case, as -o takes it */
@@ -23,8 +23,12 @@ struct msl_coldef {
 	bool number;			/* a JSON number, aligned right */
 };
 
-/* struct msl_cols (msl.h): indexes into a command's definitions. */
+/* Columns as -o picks them: indexes into a command's definitions. */
 #define MSL_MAX_COLS	64
+struct msl_cols {
+	int idx[MSL_MAX_COLS];
+	size_t n;
+};
 
 /*
  * -o: "A,B" (just those), "+A,B" (@defaults, then those); names in any
@@ -64,4 +68,4 @@ void msl_scols_print(struct libscols_table *tb, const struct msl_cmdline *cl,
 int msl_scols_set(struct libscols_line *ln, size_t col, const char *s,
 		  bool json);
 
-#endif /* MSL_TOOL_TABLE_H */
+#endif /* MSL_TOOL_SCOLS_H */

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Column choice and libsmartcols tables, see table.h. */
+/* Column choice and libsmartcols tables, see scols.h. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "table.h"
+#include "scols.h"
+#include "escape.h"
+#include "opts.h"
 
 static int find_col(const struct msl_coldef *defs, size_t ndefs,
 		    const char *name, size_t len)

@@ -7,11 +7,21 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <memcg_softlimit/control.h>
+#include <memcg_softlimit/policy.h>
+
+#include "softlimit.h"
+#include "absence.h"
+#include "cgroup.h"
 #include "msl.h"
+#include "size.h"
+
+#define SIZE_HELP "bytes with an optional K, M, G, T or Ki, Mi, Gi, Ti (powers of 1024), or max (infinity)"
 
 #define V1_FILE	"memory.soft_limit_in_bytes"
 
@@ -230,4 +240,101 @@ int msl_limit_write(const struct msl_cgfs *fs, const char *cgpath, bool unset,
 	free(cmd);
 	*why = v2_why(ret);
 	return ret;
+}
+
+/* set, unset and apply: one change of one soft limit */
+static uint64_t page_round(uint64_t bytes)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	if (ps <= 0)
+		ps = 4096;
+	return bytes / (uint64_t)ps * (uint64_t)ps;
+}
+
+static bool unchanged(const struct msl_cgfs *fs, const char *cgpath,
+		      const struct msl_change *ch, const struct msl_v2limits *v2)
+{
+	struct msl_limit cur;
+	char buf[MSL_SIZE_BUF];
+
+	if (msl_limit_get(fs, cgpath, v2, &cur))
+		return false;
+	if (ch->unset)
+		return cur.src == MSL_LIMIT_UNSET;
+	if (ch->is_max) {
+		msl_limit_fmt(&cur, buf, sizeof(buf), true);
+		return !strcmp(buf, "max");
+	}
+	return (cur.src == MSL_LIMIT_SET || cur.src == MSL_LIMIT_V1) &&
+	       cur.bytes == page_round(ch->bytes);
+}
+
+/*
+ * One change: returns an exit status and prints why it failed, prefixed
+ * by @where ("FILE:LINE: " for apply).
+ */
+int msl_change_one(const struct msl_cgfs *fs, const struct msl_change *ch,
+		      const char *where, const struct msl_v2limits *v2,
+		      bool dry_run, bool verbose)
+{
+	char cgpath[PATH_MAX], msg[PATH_MAX * 3];
+	const char *why;
+	uint64_t id;
+	int ret;
+
+	ret = msl_cg_resolve(fs, ch->arg, MSL_CG_NOT_ROOT | MSL_CG_MEMCG,
+			     cgpath, sizeof(cgpath), &id, msg, sizeof(msg));
+	if (ret) {
+		msl_err("%s%s", where, msg);
+		return ret;
+	}
+	if (verbose && unchanged(fs, cgpath, ch, v2)) {
+		printf("%s %s%s%s: unchanged\n", ch->unset ? "unset" : "set",
+		       cgpath, ch->unset ? "" : " ", ch->unset ? "" : ch->size);
+		return 0;
+	}
+	if (dry_run) {
+		printf("would %s %s%s%s\n", ch->unset ? "unset" : "set", cgpath,
+		       ch->unset ? "" : " ", ch->unset ? "" : ch->size);
+		return 0;
+	}
+	ret = msl_limit_write(fs, cgpath, ch->unset, ch->is_max, ch->bytes,
+			      &why);
+	if (ret) {
+		msl_err("%scannot %s the soft limit of %s: %s", where,
+			ch->unset ? "unset" : "set", cgpath,
+			why ? why : strerror(-ret));
+		return MSL_EXIT_ERR;
+	}
+	if (verbose)
+		printf("%s %s%s%s\n", ch->unset ? "unset" : "set", cgpath,
+		       ch->unset ? "" : " ", ch->unset ? "" : ch->size);
+	return 0;
+}
+
+int msl_parse_change(struct msl_change *ch, const char *path, const char *size,
+			const char *where)
+{
+	int ret;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->arg = path;
+	ch->size = size;
+	if (!strcmp(size, "unset")) {
+		ch->unset = true;
+		return 0;
+	}
+	ret = msl_size_parse(size, &ch->bytes, &ch->is_max);
+	if (ret) {
+		msl_err("%sbad size '%s': %s", where, size,
+			ret == -ERANGE ? "out of range" : ret == -EDOM ?
+			msl_size_why(ret) : SIZE_HELP);
+		return MSL_EXIT_USAGE;
+	}
+	if (!ch->is_max && ch->bytes != page_round(ch->bytes))
+		msl_warn("%s%s: soft limits are kept in whole pages: %llu bytes",
+			 where, size,
+			 (unsigned long long)page_round(ch->bytes));
+	return 0;
 }
