@@ -115,14 +115,17 @@ cost_load_e() {
 	case $1 in
 	t24 | swap)
 		# shellcheck disable=SC2016 # perl's own variable
-		cg_run E perl -e '$x = "e" x (40 << 20); sleep 100000' &
+		cg_run E "${B_KILLABLE[@]}" perl -e '$x = "e" x (40 << 20); sleep 100000' &
 		wait_until 30 cost_e_holds 36 || fail "E holds only $(($(cg_usage_bytes E) >> 20)) MiB" ;;
 	hot)
 		make_ws "$MSL_SCRATCH/e.data" 48
-		cg_run E sh -c "while :; do cat $MSL_SCRATCH/e.data >/dev/null; done" &
+		cg_run E "${B_KILLABLE[@]}" sh -c "while :; do cat $MSL_SCRATCH/e.data >/dev/null; done" &
 		wait_until 30 cost_e_holds 40 || fail "E holds only $(($(cg_usage_bytes E) >> 20)) MiB" ;;
 	esac
 }
+# B_KILLABLE CMD...: CMD, first in line for the OOM killer
+# shellcheck disable=SC2016 # sh's own "$@"
+B_KILLABLE=(sh -c 'echo 1000 >/proc/self/oom_score_adj; exec "$@"' killable)
 cost_e_holds() { [ "$(cg_usage_bytes E)" -ge $(($1 << 20)) ]; }
 
 cost_stop_e() {
@@ -142,7 +145,10 @@ cost_round() {
 	ks0=$(kswapd_ms) sw0=$(swapped_out)
 	st0=$(($(vmstat_of pgsteal_kswapd) + $(vmstat_of pgsteal_direct)))
 	t0=$(now_ns)
-	shmem_write "$MSL_CGROUP_ROOT" "$B_COST_SHM/fill" 280 2>/dev/null
+	(
+		echo 1000 >/proc/self/oom_score_adj
+		shmem_write "$MSL_CGROUP_ROOT" "$B_COST_SHM/fill" 280 2>/dev/null
+	)
 	local ok=$?
 	t1=$(now_ns)
 	p1=$(cg_file_mib P1) p2=$(cg_file_mib P2)
@@ -238,6 +244,12 @@ isoswap_round() {
 
 bench_cost() {
 	local part run mode modes
+	# memory.min has no fallback, so its rounds may OOM-kill: the killer
+	# must take the load (E, the writer: cost_killable), never the bench
+	# itself, which then records the kill.  Before, it took E, then the
+	# bench's shell, then everything else and panicked, with the writer's
+	# shmem still growing (6.12 MGLRU, shape t24).
+	echo -1000 >/proc/self/oom_score_adj
 	modes=$(cost_modes)
 	for part in $B_COST_PARTS; do
 		case $part in
