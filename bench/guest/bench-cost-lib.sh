@@ -179,6 +179,12 @@ bench_cost_part() {
 		for ((run = 1; run <= B_COST_REPEATS; run++)); do
 			# shellcheck disable=SC2046 # words
 			for mode in $(rotated "$run" $modes); do
+				# memory.min with nothing swappable deadlocks the
+				# guest: the OOM killer takes E and the writer, and
+				# the writer's shmem and P's 220 MiB still leave no
+				# page for the bench's own code (kernel panic, "no
+				# killable processes", 6.12 MGLRU in a 462 MiB guest)
+				[ "$mode" = min ] && [ "$shape" != swap ] && continue
 				cost_round "$shape" "$mode" "$run"
 			done
 		done
