@@ -359,6 +359,17 @@ shm_unmount_all() {
 	done
 }
 
+# tool RC ARGS...: run memcg-softlimit ($MSL_TOOL), expect exit status RC; OUT, ERR are its output
+tool() {
+	local want=$1
+	shift
+	OUT=$("$MSL_TOOL" "$@" 2>"$MSL_SCRATCH/tool.err")
+	RC=$?
+	ERR=$(cat "$MSL_SCRATCH/tool.err")
+	[ "$RC" = "$want" ] || fail "memcg-softlimit $*: exit $RC, expected $want; stderr: $ERR; stdout: ${OUT:0:300}"
+	echo "ok: memcg-softlimit $* -> $RC"
+}
+
 # shmem_write CGROUP FILE MIB: MIB MiB written into FILE (on a tmpfs) by a
 # process in CGROUP, its shmem charged there; not zeros, which 6.12's swap
 # keeps without writing them and zswap stores in nothing.  Its status is

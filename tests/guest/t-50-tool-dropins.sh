@@ -12,16 +12,6 @@ CONF=/etc/memcg-softlimit.conf
 DIR=/etc/memcg-softlimit.conf.d
 [ -e "$CONF" ] || [ -e "$DIR" ] && fail "$CONF or $DIR exists in the test rootfs"
 trap 'rm -rf "$CONF" "$DIR"' EXIT
-# tool RC ARGS...: run the tool, expect exit status RC; OUT, ERR are its output
-tool() {
-	local want=$1
-	shift
-	OUT=$("$MSL_TOOL" "$@" 2>"$MSL_SCRATCH/tool.err")
-	RC=$?
-	ERR=$(cat "$MSL_SCRATCH/tool.err")
-	[ "$RC" = "$want" ] || fail "memcg-softlimit $*: exit $RC, expected $want; stderr: $ERR; stdout: ${OUT:0:300}"
-	echo "ok: memcg-softlimit $* -> $RC"
-}
 limit() { # CG: bytes, max or unset, as the module keeps it
 	local line
 	line=$(grep -E "^$(stat -c %i "$(cg_path "$1")") " /proc/memcg_softlimit/limits)

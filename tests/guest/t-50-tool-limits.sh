@@ -5,16 +5,6 @@
 # memory.soft_limit_in_bytes, v2 /proc/memcg_softlimit/limits).
 [ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
 CTL=/proc/memcg_softlimit/limits
-# tool RC ARGS...: run the tool, expect exit status RC; OUT, ERR are its output
-tool() {
-	local want=$1
-	shift
-	OUT=$("$MSL_TOOL" "$@" 2>"$MSL_SCRATCH/tool.err")
-	RC=$?
-	ERR=$(cat "$MSL_SCRATCH/tool.err")
-	[ "$RC" = "$want" ] || fail "memcg-softlimit $*: exit $RC, expected $want; stderr: $ERR; stdout: ${OUT:0:300}"
-	echo "ok: memcg-softlimit $* -> $RC"
-}
 # kernel_limit CG: the limit as the kernel or the module keeps it, in bytes
 # ("unset", "max")
 kernel_limit() {
