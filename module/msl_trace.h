@@ -13,6 +13,7 @@
 #include <linux/tracepoint.h>
 #include <memcg_softlimit/policy.h>
 #include "memcg_state.h"
+#include "supply.h"
 
 #ifndef MSL_TRACE_HELPERS
 #define MSL_TRACE_HELPERS
@@ -184,6 +185,45 @@ TRACE_EVENT(dry_spell,
 	TP_printk("nid=%d kind=%s spell_ms=%u shift=%u",
 		  __entry->nid, msl_show_kind(__entry->kind),
 		  __entry->spell_ms, __entry->shift)
+);
+
+/*
+ * A count of a node's eligible supply (supply.h), as the probes will read
+ * it: the cold file and anonymous pages of the memcgs a first pass would
+ * reclaim (anonymous where they have swap room), whether memcgs other
+ * than the root hold any pages of each type, whether the node holds
+ * protected pages, and how many memcgs the policy protects.
+ */
+TRACE_EVENT(supply,
+
+	TP_PROTO(int nid, u64 word, unsigned long nr_protected),
+
+	TP_ARGS(nid, word, nr_protected),
+
+	TP_STRUCT__entry(
+		__field(int, nid)
+		__field(u64, file)
+		__field(u64, anon)
+		__field(bool, others_file)
+		__field(bool, others_anon)
+		__field(bool, protects)
+		__field(unsigned long, nr_protected)
+	),
+
+	TP_fast_assign(
+		__entry->nid = nid;
+		__entry->file = msl_supply_file(word);
+		__entry->anon = msl_supply_anon(word);
+		__entry->others_file = !!(word & MSL_SUPPLY_OTHERS_FILE);
+		__entry->others_anon = !!(word & MSL_SUPPLY_OTHERS_ANON);
+		__entry->protects = !!(word & MSL_SUPPLY_PROTECTS);
+		__entry->nr_protected = nr_protected;
+	),
+
+	TP_printk("nid=%d file=%llu anon=%llu others_file=%d others_anon=%d protects=%d nr_protected=%lu",
+		  __entry->nid, __entry->file, __entry->anon,
+		  __entry->others_file, __entry->others_anon,
+		  __entry->protects, __entry->nr_protected)
 );
 
 /* After a gated call that ran: the pages it scanned and reclaimed. */

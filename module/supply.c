@@ -29,6 +29,7 @@
 #include <linux/workqueue.h>
 
 #include "levels.h"
+#include "msl_trace.h"
 #include "params.h"
 #include "supply.h"
 
@@ -36,6 +37,8 @@
 
 u64 *msl_supply_words;
 unsigned long msl_supply_counted_at;
+/* When the last count was queued: one at a time, SUPPLY_PERIOD apart. */
+static unsigned long kicked_at;
 unsigned long msl_supply_nr_protected;
 /* The work's own count of it. */
 static unsigned long nr_protected;
@@ -176,7 +179,8 @@ static void count_supply(struct work_struct *work)
 	struct msl_params params;
 	int nid;
 
-	WRITE_ONCE(msl_supply_counted_at, jiffies);
+	unsigned long began = jiffies;
+
 	msl_current_params(&params);
 	memset(counts, 0, nr_node_ids * sizeof(*counts));
 	nr_protected = 0;
@@ -185,15 +189,31 @@ static void count_supply(struct work_struct *work)
 	css_for_each_descendant_pre(pos, top)
 		count_memcg(&params, mem_cgroup_from_css(pos));
 	rcu_read_unlock();
-	for_each_node_state(nid, N_MEMORY)
-		WRITE_ONCE(msl_supply_words[nid], word_of(&counts[nid]));
+	for_each_node_state(nid, N_MEMORY) {
+		u64 word = word_of(&counts[nid]);
+
+		WRITE_ONCE(msl_supply_words[nid], word);
+		trace_supply(nid, word, nr_protected);
+	}
 	WRITE_ONCE(msl_supply_nr_protected, nr_protected);
+	/*
+	 * Dated once the words are in, with the time the count began: a
+	 * reader that finds the date fresh reads this count's words, never
+	 * the ones it is replacing (the module's load-time count, taken
+	 * before the neighbours held anything, read as current while this
+	 * one ran).
+	 */
+	smp_store_release(&msl_supply_counted_at, began);
 }
 
 void msl_supply_kick(void)
 {
-	if (time_after(jiffies, READ_ONCE(msl_supply_counted_at) + SUPPLY_PERIOD))
+	unsigned long now = jiffies;
+
+	if (time_after(now, READ_ONCE(kicked_at) + SUPPLY_PERIOD)) {
+		WRITE_ONCE(kicked_at, now);
 		queue_work(supply_wq, &supply_work);
+	}
 }
 
 int msl_supply_init(void)
@@ -207,6 +227,7 @@ int msl_supply_init(void)
 		msl_supply_exit();
 		return -ENOMEM;
 	}
+	kicked_at = jiffies;
 	count_supply(NULL);
 	return 0;
 }

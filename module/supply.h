@@ -8,6 +8,7 @@
 #ifndef MSL_SUPPLY_H
 #define MSL_SUPPLY_H
 
+#include <asm/barrier.h>
 #include <linux/compiler.h>
 #include <linux/jiffies.h>
 #include <linux/types.h>
@@ -44,8 +45,9 @@ extern unsigned long msl_supply_nr_protected;
 
 static inline u64 msl_supply_word(int nid)
 {
-	if (time_after(jiffies,
-		       READ_ONCE(msl_supply_counted_at) + MSL_SUPPLY_STALE))
+	/* Pairs with count_supply()'s release: a fresh date, its words. */
+	if (time_after(jiffies, smp_load_acquire(&msl_supply_counted_at) +
+				MSL_SUPPLY_STALE))
 		return 0;
 	return READ_ONCE(msl_supply_words[nid]);
 }

@@ -26,6 +26,13 @@
  *	nid kind spell_ms shift		     (every round there reclaims
  *					      everyone for spell_ms; shift:
  *					      doublings since the last quiet)
+ * memcg_softlimit:supply     one per node at each count of what the
+ *	memcgs a first pass reclaims hold there (at most ten a second)
+ *	nid file anon			     (their cold pages; anonymous where
+ *					      they have swap room)
+ *	others_file others_anon		     (memcgs but the root hold any)
+ *	protects nr_protected		     (the node holds protected pages;
+ *					      memcgs the policy protects)
  * memcg_softlimit:snapshot   one per tracked memcg, on a write to
  *	MSL_CTL_SNAPSHOT
  *	seq cgroup_id  then one counter per reason (MSL_SNAPSHOT_REASON_FIELD)
@@ -51,6 +58,7 @@
 #define MSL_EV_SNAPSHOT		"snapshot"
 #define MSL_EV_SNAPSHOT_DONE	"snapshot_done"
 #define MSL_EV_DRY_SPELL	"dry_spell"
+#define MSL_EV_SUPPLY		"supply"
 #define MSL_EV_CGROUP_PATH	"cgroup_path"
 
 /* Writing anything (e.g. "1") here emits one snapshot; mode 0200. */
