@@ -198,6 +198,21 @@ static void progress_step(int nid, const void *sc, struct msl_step *step)
 }
 
 /*
+ * kswapd's boosted reclaim (balance_pgdat()'s nr_boost_reclaim, the only
+ * global reclaim that clears sc->may_swap) runs while the node is
+ * balanced, to make room for compaction after a fragmenting allocation,
+ * and gives up at its first pass that reclaims nothing: nothing it fails
+ * to find justifies taking protected pages.  Judged as any other pass, it
+ * found nothing eligible (the neighbours' memory it may not swap) and
+ * reclaimed the protected cgroups' page cache (t-71 on 6.1: 6-11% of it,
+ * beside a neighbour's 200 MiB of shmem that swap had room for).
+ */
+static bool kswapd_boost(const struct msl_step *step, const void *sc)
+{
+	return step->kind == MSL_KIND_KSWAPD && !msl_sc_may_swap(sc);
+}
+
+/*
  * What the node's supply says of this step (supply.h, depth.h): V8 2/2
  * (no memcg but the root holds anything reclaim may take here) and, for
  * the progress gate, whether this pass is deeper than the supply
@@ -218,6 +233,8 @@ static u64 supply_step(int nid, void *sc, int priority, bool progress,
 
 	if (!(word & MSL_SUPPLY_KNOWN) || !READ_ONCE(msl_test_supply_param))
 		return U64_MAX;
+	if (kswapd_boost(step, sc))
+		return msl_supply_file(word);
 	swap = msl_sc_may_swap(sc) && get_nr_swap_pages() > 0;
 	step->nothing_eligible = !(word & MSL_SUPPLY_OTHERS_FILE) &&
 				 !(swap && (word & MSL_SUPPLY_OTHERS_ANON));
@@ -308,7 +325,7 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 		step.effective_priority = priority;
 		step.retry = msl_sc_memcg_low_reclaim(sc);
 	}
-	if (progress &&
+	if (progress && !kswapd_boost(&step, sc) &&
 	    (step.kind == MSL_KIND_KSWAPD || step.kind == MSL_KIND_DIRECT))
 		progress_step(nid, sc, &step);
 	step.excess_note = ops->weighs_excess ? msl_excess_note : NULL;
