@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/pkg/host.sh: the host side of the packaging tests (DKMS, the Debian
-# packages, the package image).  tests/run runs it after the module builds
-# and boots the package image it makes (the pkg rows); it can also run alone:
+# packages, the package images).  tests/run runs it after the module builds
+# and boots the package images it makes (the pkg rows, Debian 12's and
+# 13's); it can also run alone:
 #
 #   MSL_KVERS="6.1.0-57-amd64 6.12.118+deb12-amd64" \
 #   MSL_ROOTFS_DIR=/var/cache/memcg-softlimit/rootfs-<key> tests/pkg/host.sh
