@@ -37,6 +37,16 @@ diag() {
 	udevadm info /sys/module/"$MSL_MODULE" 2>&1 | head -n 12
 	journalctl -b -o short-monotonic --no-pager -u "$unit" -u "$dev" 2>&1 | tail -n 15
 }
+# unload: the module away, and the unit stopped with it by udev's remove
+# event (60-memcg-softlimit.rules), which runs after modprobe -r returns:
+# a restart issued before that stop would be cancelled by it ("Job for
+# ... canceled.", seen on 7.3).
+unload() {
+	modprobe -r "$MSL_MODULE" || fail "modprobe -r failed"
+	assert_false "unloaded" msl_loaded
+	wait_until 10 sh -c "[ \"\$(systemctl is-active $unit)\" = inactive ]" ||
+		{ diag; fail "$unit still $(systemctl is-active "$unit") with the module unloaded"; }
+}
 cleanup() {
 	rmdir "$MSL_CGROUP_ROOT$later" "$MSL_CGROUP_ROOT$dropin" 2>/dev/null
 	msl_loaded || modprobe "$MSL_MODULE" 2>/dev/null
@@ -76,10 +86,7 @@ echo "ok: $dropin got $dropin_size (50-msl-test.conf) at its creation"
 
 # The module reloaded: the unit stops with it, runs again and the limits
 # are back.
-modprobe -r "$MSL_MODULE" || fail "modprobe -r failed"
-assert_false "unloaded" msl_loaded
-wait_until 10 sh -c "[ \"\$(systemctl is-active $unit)\" = inactive ]" ||
-	{ diag; fail "$unit still $(systemctl is-active "$unit") with the module unloaded"; }
+unload
 modprobe "$MSL_MODULE" || fail "modprobe failed"
 wait_until 60 ran_since "$t_boot" ||
 	{ diag; fail "$unit did not run again when the module was loaded again"; }
@@ -90,7 +97,7 @@ assert_true "$later's limit is back after the reload" has_limit "$later" 2684354
 t_reload=$(us ExecMainExitTimestampMonotonic)
 
 # Started with no module loaded (a package upgrade does that): skipped.
-modprobe -r "$MSL_MODULE" || fail "modprobe -r failed"
+unload
 systemctl restart "$unit" || fail "systemctl restart $unit without the module failed"
 assert_eq "$(us ConditionResult)" no "$unit skipped without the module"
 assert_false "$unit did not fail" systemctl is-failed --quiet "$unit"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/pkg/host.sh: the host side of the packaging tests (DKMS, the Debian
-# packages, the package image).  tests/run runs it after the module builds
-# and boots the package image it makes (the pkg rows); it can also run alone:
+# packages, the package images).  tests/run runs it after the module builds
+# and boots the package images it makes (the pkg rows, Debian 12's and
+# 13's); it can also run alone:
 #
 #   MSL_KVERS="6.1.0-57-amd64 6.12.118+deb12-amd64" \
 #   MSL_ROOTFS_DIR=/var/cache/memcg-softlimit/rootfs-<key> tests/pkg/host.sh
@@ -39,6 +40,12 @@
 #              the image build/pkg/image/rootfs.img is made (booted by
 #              tests/run with systemd as init for t-41..t-43), then
 #              dpkg --purge leaves nothing behind.
+#    deb13/image/*  the same for Debian 13 when the run has Debian 13
+#              pkg rows: a chroot of the Debian 13 guest rootfs with Debian
+#              13's dkms and systemd and its pkg rows' kernels' headers,
+#              the image build/pkg/image13/rootfs.img (but no kernels
+#              installed later: those packages are made from the host's
+#              Debian 12 kernel).
 #
 #  5. deb13/*  with Debian 13 rows in the table: in a throwaway overlay on
 #              tests/vm/trixie.sh's chroot (Debian 13 with the headers of
@@ -49,10 +56,12 @@
 #
 # Environment: MSL_KVERS (required: the kernels of tests/matrix's Debian 12
 # rows, as tests/vm/setup.sh resolved them), MSL_ROOTFS_DIR (for 4),
+# MSL_ROOTFS_DIR_13 (for 4's Debian 13 image),
 # MSL_CACHE (default /var/cache/memcg-softlimit), MSL_MIRROR (debootstrap's,
 # default: the mirror the host's apt sources give for bookworm), MSL_PKG_OUT (default build/pkg),
 # MSL_PKG_ONLY="dkms make deb image deb13" (default: all parts),
-# MSL_TRIXIE_CHROOT and MSL_KVERS_13 (for 5; tests/vm/setup.sh's).
+# MSL_TRIXIE_CHROOT and MSL_KVERS_13 (for 5 and 4's Debian 13 image;
+# tests/vm/setup.sh's).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -64,16 +73,22 @@ read -ra KERNELS <<<"${MSL_KVERS:?MSL_KVERS must name the kernels}"
 # The oldest and the newest generic kernels stand in where one will do.
 K_OLD=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | head -n 1)
 K_NEW=$(printf '%s\n' "${KERNELS[@]}" | grep -E -- '-[0-9]+-amd64$|\+deb[0-9]+-amd64$' | sort -V | tail -n 1)
-# The package image's kernels: those of tests/matrix's pkg rows (the
-# image boots no other; the host's DKMS part builds for all of KERNELS).
+# The package images' kernels: those of tests/matrix's pkg rows of each
+# Debian (an image boots no other; the host's DKMS part builds for all of
+# KERNELS).  pkg_row_kernels DEBIAN "KVERS": those of KVERS, one a line.
 matrix_load
-IMG_KERNELS=()
-for r in "${M_ROWS[@]}"; do
-	[ "${M_BOOT[$r]}" = pkg ] || continue
-	k=$(matrix_kver "$r" "${KERNELS[*]}") || continue
-	case " ${IMG_KERNELS[*]} " in *" $k "*) ;; *) IMG_KERNELS+=("$k") ;; esac
-done
-[ ${#IMG_KERNELS[@]} -gt 0 ] || IMG_KERNELS=("${KERNELS[@]}")
+pkg_row_kernels() {
+	local r k seen=' '
+	for r in "${M_ROWS[@]}"; do
+		{ [ "${M_BOOT[$r]}" = pkg ] && [ "${M_DEBIAN[$r]}" = "$1" ]; } || continue
+		k=$(matrix_kver "$r" "$2") || continue
+		case $seen in *" $k "*) ;; *) echo "$k" && seen+="$k " ;; esac
+	done
+}
+mapfile -t IMG_KERNELS_12 < <(pkg_row_kernels 12 "${KERNELS[*]}")
+[ ${#IMG_KERNELS_12[@]} -gt 0 ] || IMG_KERNELS_12=("${KERNELS[@]}")
+# Debian 13's: none (no image) without Debian 13 rows in the run.
+mapfile -t IMG_KERNELS_13 < <(pkg_row_kernels 13 "${MSL_KVERS_13:-}")
 VERSION=$(tr -d ' \t\n' <"$REPO/VERSION")
 PARTS=${MSL_PKG_ONLY:-dkms make deb image deb13}
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
@@ -527,9 +542,29 @@ part_deb_chroot() {
 }
 
 # ===========================================================================
-# 4. The package image: chroot install, DKMS for each kernel, purge
+# 4. The package images, Debian 12's and 13's: chroot install, DKMS for
+#    each kernel, the image, purge
 # ===========================================================================
-# Packages added to the guest rootfs for the package tests.
+# image_release 12|13: the Debian release whose package image the
+# functions below make: REL, S (the suffix of its files and cache
+# entries: "" or 13, as setup.sh's rootfs and rootfs13), IRES (the prefix
+# of its results) and IMG_RES (the image's result), IMG (the image's dir,
+# which tests/run boots),
+# IMG_KERNELS (the kernels of its pkg rows), ROOTFS_DIR (the guest rootfs
+# it starts from, setup.sh's) and IBPO (the backports suite its kernels'
+# headers may come from).
+image_release() {
+	REL=$1
+	case $REL in
+	12) S='' IRES=deb IMG_RES=deb/image ROOTFS_DIR=${MSL_ROOTFS_DIR:-} IBPO=bookworm-backports
+		IMG_KERNELS=("${IMG_KERNELS_12[@]}") ;;
+	13) S=13 IRES=deb13/image IMG_RES=deb13/image ROOTFS_DIR=${MSL_ROOTFS_DIR_13:-} IBPO=trixie-backports
+		IMG_KERNELS=(${IMG_KERNELS_13[@]+"${IMG_KERNELS_13[@]}"}) ;;
+	esac
+	IMG=$OUT/image$S
+}
+# Packages added to the guest rootfs for the package tests (the Debian
+# release's own dkms and systemd).
 PKGBASE_PACKAGES=(dkms systemd udev openssl)
 
 # pkgbase_recipe DIR: everything in this function is part of the cache key.
@@ -554,14 +589,14 @@ pkgbase_recipe() {
 	chmod +x "$root/usr/sbin/policy-rc.d"
 	mount_chroot "$root" || return 1
 	log "chroot: apt-get update; install ${PKGBASE_PACKAGES[*]} and the headers of ${IMG_KERNELS[*]} ..."
-	in_chroot "$root" apt-get update -q >"$OUT/pkgbase-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
+	in_chroot "$root" apt-get update -q >"$OUT/pkgbase$S-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
 	in_chroot "$root" apt-get install -y -q --no-install-recommends \
 		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
-		"${PKGBASE_PACKAGES[@]}" >>"$OUT/pkgbase-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
+		"${PKGBASE_PACKAGES[@]}" >>"$OUT/pkgbase$S-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
 	for k in "${IMG_KERNELS[@]}"; do
-		in_chroot "$root" apt-get install -y -q --no-install-recommends "linux-headers-$k" >>"$OUT/pkgbase-apt.log" 2>&1 ||
-			in_chroot "$root" apt-get install -y -q --no-install-recommends -t bookworm-backports "linux-headers-$k" \
-				>>"$OUT/pkgbase-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
+		in_chroot "$root" apt-get install -y -q --no-install-recommends "linux-headers-$k" >>"$OUT/pkgbase$S-apt.log" 2>&1 ||
+			in_chroot "$root" apt-get install -y -q --no-install-recommends -t "$IBPO" "linux-headers-$k" \
+				>>"$OUT/pkgbase$S-apt.log" 2>&1 || { umount_chroot "$root"; return 1; }
 		[ -e "$root/lib/modules/$k/build/.config" ] || { log "no headers for $k in the chroot"; umount_chroot "$root"; return 1; }
 	done
 	in_chroot "$root" apt-get clean
@@ -596,16 +631,17 @@ EOF
 
 pkgbase_key() {
 	{
-		echo "rootfs=$(basename "$ROOTFS_DIR") kernels=${IMG_KERNELS[*]} packages=${PKGBASE_PACKAGES[*]}"
+		echo "rootfs=$(basename "$ROOTFS_DIR") kernels=${IMG_KERNELS[*]} packages=${PKGBASE_PACKAGES[*]} backports=$IBPO"
 		declare -f pkgbase_recipe mount_chroot in_chroot
 	} | sha256sum | cut -c1-16
 }
 
-# ensure_pkgbase: sets PKGBASE (a directory tree), builds it if missing.
+# ensure_pkgbase: sets PKGBASE (a directory tree) for the release of
+# image_release, builds it if missing.
 ensure_pkgbase() {
 	local key dir tmp
 	key=$(pkgbase_key)
-	dir=$MSL_CACHE/pkgbase-$key
+	dir=$MSL_CACHE/pkgbase$S-$key
 	exec 7>"$MSL_CACHE/.pkgbase.lock"
 	flock 7
 	if [ -f "$dir/.complete" ] && [ -d "$dir/root/usr" ]; then
@@ -617,7 +653,7 @@ ensure_pkgbase() {
 		chmod 0755 "$tmp"
 		if ! pkgbase_recipe "$tmp/root"; then
 			umount_chroot "$tmp/root"
-			tail -n 20 "$OUT/pkgbase-apt.log" >&2 || true
+			tail -n 20 "$OUT/pkgbase$S-apt.log" >&2 || true
 			safe_rm "$tmp" || true
 			flock -u 7
 			return 1
@@ -625,14 +661,14 @@ ensure_pkgbase() {
 		touch "$tmp/.complete"
 		safe_rm "$dir"
 		mv "$tmp" "$dir"
-		# Keep only the newest other entry.
+		# Keep only the newest other entry of this release.
 		local d n=0
 		# shellcheck disable=SC2012 # our own dir names
 		while read -r d; do
 			[ "$d" = "$dir" ] && continue
 			n=$((n + 1))
 			[ $n -lt 2 ] || safe_rm "$d" || true
-		done < <(ls -dt "$MSL_CACHE"/pkgbase-*/ 2>/dev/null | sed 's:/$::')
+		done < <(ls -dt "$MSL_CACHE"/pkgbase"$S"-*/ 2>/dev/null | sed 's:/$::')
 		log "package base built: $dir ($(du -sh "$dir" | cut -f1))"
 	fi
 	flock -u 7
@@ -682,57 +718,78 @@ dkms_module_checks() {
 	fi
 }
 
-IMG=$OUT/image
+# part_image 12|13: that Debian's package image (image_release): the
+# packages installed with dpkg in an overlay on its package base, DKMS's
+# module for each of its kernels, the image tests/run boots, dpkg --purge.
+# Debian 13's is made only when the run has its pkg rows' kernels.
 part_image() {
-	local root=$OUT/root upper=$OUT/ovl lower k f rc out debs=() pkgs=() mokserial
-	if [ -z "${MSL_ROOTFS_DIR:-}" ] || [ ! -s "$MSL_ROOTFS_DIR/rootfs.img" ]; then
-		result FAIL deb/chroot-install "no guest rootfs (MSL_ROOTFS_DIR)"
+	image_release "$1"
+	[ ${#IMG_KERNELS[@]} -gt 0 ] || return 0
+	image_chroot || return 1
+	image_install
+	# Kernels installed later with apt-get: one outside the tested kernels,
+	# one inside whose build fails.  Neither installation may fail.  (Debian
+	# 12's: their packages are made from the host's Debian 12 kernel.)
+	[ "$REL" != 12 ] || part_image_kernels "$I_ROOT"
+	image_make
+	image_purge
+}
+
+# image_chroot: I_ROOT, the package chroot, mounted: an overlay on the
+# cached package base (a copy if overlayfs is not available), thrown away
+# at the end (I_UPPER); the listing of its files before the install.
+image_chroot() {
+	I_ROOT=$OUT/root$S I_UPPER=$OUT/ovl$S
+	if [ -z "$ROOTFS_DIR" ] || [ ! -s "$ROOTFS_DIR/rootfs.img" ]; then
+		result FAIL "$IRES/chroot-install" "no Debian $REL guest rootfs (MSL_ROOTFS_DIR${S:+_$S})"
 		return 1
 	fi
-	ROOTFS_DIR=$MSL_ROOTFS_DIR
-	ls "$DEB_DIR"/*.deb >/dev/null 2>&1 || { result FAIL deb/chroot-install "no .deb (deb/build failed)"; return 1; }
+	ls "$DEB_DIR"/*.deb >/dev/null 2>&1 || { result FAIL "$IRES/chroot-install" "no .deb (deb/build failed)"; return 1; }
 	tstart
 	if ! ensure_pkgbase; then
-		tend deb/chroot-base
-		result FAIL deb/chroot-base "could not build the package base (log ${OUT#"$REPO"/}/pkgbase-apt.log)"
+		tend "$IRES/chroot-base"
+		result FAIL "$IRES/chroot-base" "could not build the Debian $REL package base (log ${OUT#"$REPO"/}/pkgbase$S-apt.log)"
 		return 1
 	fi
-	[ $((SECONDS - TSTART)) -lt 5 ] || info deb/chroot-base "built the package base ${PKGBASE%/root} in $((SECONDS - TSTART)) s (cached from now on)"
-	lower=$PKGBASE
-	tstart
-
-	# The package chroot: an overlay on the cached base (a copy if overlayfs
-	# is not available), thrown away at the end.
-	safe_rm "$root" && safe_rm "$upper" || return 1
-	mkdir -p "$root" "$upper/u" "$upper/w"
-	if ! mount_add "$root" -t overlay overlay -o "lowerdir=$lower,upperdir=$upper/u,workdir=$upper/w" 2>/dev/null; then
+	[ $((SECONDS - TSTART)) -lt 5 ] || info "$IRES/chroot-base" "built the package base ${PKGBASE%/root} in $((SECONDS - TSTART)) s (cached from now on)"
+	safe_rm "$I_ROOT" && safe_rm "$I_UPPER" || return 1
+	mkdir -p "$I_ROOT" "$I_UPPER/u" "$I_UPPER/w"
+	if ! mount_add "$I_ROOT" -t overlay overlay -o "lowerdir=$PKGBASE,upperdir=$I_UPPER/u,workdir=$I_UPPER/w" 2>/dev/null; then
 		log "no overlayfs: copying the package base"
-		cp -a "$lower/." "$root/"
+		cp -a "$PKGBASE/." "$I_ROOT/"
 	fi
-	mount_chroot "$root" || { result FAIL deb/chroot-install "cannot mount /proc, /sys, /dev in the chroot"; return 1; }
-	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-	chmod +x "$root/usr/sbin/policy-rc.d"
-	tree_list "$root" >"$OUT/tree-before.txt"
+	mount_chroot "$I_ROOT" || { result FAIL "$IRES/chroot-install" "cannot mount /proc, /sys, /dev in the chroot"; return 1; }
+	printf '#!/bin/sh\nexit 101\n' >"$I_ROOT/usr/sbin/policy-rc.d"
+	chmod +x "$I_ROOT/usr/sbin/policy-rc.d"
+	tree_list "$I_ROOT" >"$OUT/tree$S-before.txt"
+}
 
-	# dpkg -i: the dkms package's postinst registers the source and builds
-	# and installs the module for every kernel with headers.
+# image_install: dpkg -i (the dkms package's postinst registers the
+# source and builds and installs the module for every kernel with
+# headers); I_PKGS, the packages installed.
+image_install() {
+	local root=$I_ROOT f k rc=0 debs=() log=$OUT/chroot$S-dpkg-i.log
+	I_PKGS=()
+	tstart
 	mkdir -p "$root/tmp/debs"
 	cp "$DEB_DIR"/*.deb "$root/tmp/debs/"
 	for f in "$root"/tmp/debs/*.deb; do
 		debs+=("/tmp/debs/$(basename "$f")")
-		pkgs+=("$(dpkg-deb -f "$f" Package)")
+		I_PKGS+=("$(dpkg-deb -f "$f" Package)")
 	done
-	log "chroot: dpkg -i ${pkgs[*]} (DKMS builds for ${IMG_KERNELS[*]}) ..."
-	rc=0
-	in_chroot "$root" dpkg -i "${debs[@]}" >"$OUT/chroot-dpkg-i.log" 2>&1 || rc=$?
-	tend deb/chroot-install
+	log "Debian $REL chroot: dpkg -i ${I_PKGS[*]} (DKMS builds for ${IMG_KERNELS[*]}) ..."
+	in_chroot "$root" dpkg -i "${debs[@]}" >"$log" 2>&1 || rc=$?
+	tend "$IRES/chroot-install"
 	if [ "$rc" = 0 ]; then
-		result PASS deb/chroot-install "dpkg -i ${pkgs[*]}: $(grep -m1 '^Building for' "$OUT/chroot-dpkg-i.log" || true)"
+		# shellcheck disable=SC2016 # dpkg-query's format
+		# (what built the modules: Debian 12's dkms postinst, Debian 13's
+		# the package's own hook)
+		result PASS "$IRES/chroot-install" "dpkg -i ${I_PKGS[*]} with dkms $(in_chroot "$root" dpkg-query -W -f '${Version}' dkms): $(grep -E '^(Building for|memcg-softlimit: building)' "$log" | head -n 3 | tr '\n' ';')"
 	else
-		result FAIL deb/chroot-install "dpkg -i exited $rc: $(grep -iE 'error|fail' "$OUT/chroot-dpkg-i.log" | head -n 3 | tr '\n' ' ') (log ${OUT#"$REPO"/}/chroot-dpkg-i.log)"
+		result FAIL "$IRES/chroot-install" "dpkg -i exited $rc: $(grep -iE 'error|fail' "$log" | head -n 3 | tr '\n' ' ') (log ${log#"$REPO"/})"
 	fi
 
-	tree_list "$root" >"$OUT/tree-installed.txt"
+	tree_list "$root" >"$OUT/tree$S-installed.txt"
 	# Per kernel: built, installed, depmod'ed, signed by the chroot's MOK key.
 	for k in "${IMG_KERNELS[@]}"; do
 		tstart
@@ -742,26 +799,25 @@ part_image() {
 		*) cfail "modinfo -k $k -n memcg_softlimit gives '$f', not updates/dkms/ (depmod?)" ;;
 		esac
 		dkms_module_checks "$root" "$k" "$f"
-		tend "deb/dkms/$k"
-		cverdict "deb/dkms/$k" "$f, version $M_VER, vermagic ${M_MAGIC%% *}, signer '$M_SIGNER'"
+		tend "$IRES/dkms/$k"
+		cverdict "$IRES/dkms/$k" "$f, version $M_VER, vermagic ${M_MAGIC%% *}, signer '$M_SIGNER'"
 	done
+}
 
-	# Kernels installed later with apt-get: one outside the tested kernels,
-	# one inside whose build fails.  Neither installation may fail.
-	part_image_kernels "$root"
-
-	# The boot image.  Fixtures for the guest tests: module parameters in
-	# modprobe.d, and, with the tool package, soft limits to apply at boot
-	# (one for a cgroup that does not exist then) and the package itself,
-	# for t-42 to reinstall.
+# image_make: the boot image IMG (rootfs.img, the kernels and initrds,
+# expect: what the guest tests t-41..t-43 check).  Fixtures for them:
+# module parameters in modprobe.d, and, with the tool package, soft limits
+# to apply at boot (one for a cgroup that does not exist then; one in a
+# drop-in, as configuration management would add it) and the package
+# itself, for t-42 to reinstall.
+image_make() {
+	local root=$I_ROOT f k tooldeb='' mokserial
 	tstart
 	rm -rf "$root/tmp/debs"
 	echo "options memcg_softlimit priority_threshold=11" >"$root/etc/modprobe.d/zz-msl-test.conf"
-	local tooldeb=
 	if [ -f "$root/etc/memcg-softlimit.conf" ]; then
-		cp -a "$root/etc/memcg-softlimit.conf" "$OUT/memcg-softlimit.conf.orig"
+		cp -a "$root/etc/memcg-softlimit.conf" "$OUT/memcg-softlimit$S.conf.orig"
 		printf '%s\n' "/system.slice 1G" "/msl-t42-later.slice 256M" >>"$root/etc/memcg-softlimit.conf"
-		# A drop-in, as configuration management would add one.
 		printf '%s\n' "/msl-t42-dropin.slice 128Mi" >"$root/etc/memcg-softlimit.conf.d/50-msl-test.conf"
 		for f in "$DEB_DIR"/memcg-softlimit_*.deb; do
 			[ -e "$f" ] || continue
@@ -789,41 +845,44 @@ part_image() {
 		echo "tool_deb=$tooldeb"
 		echo "priority_threshold=11"
 	} >"$IMG/expect"
-	log "mke2fs the package image ($(du -sh --apparent-size "$root" 2>/dev/null | cut -f1)) ..."
+	log "mke2fs the Debian $REL package image ($(du -sh --apparent-size "$root" 2>/dev/null | cut -f1)) ..."
 	truncate -s 6G "$IMG/rootfs.img"
-	if mke2fs -q -t ext4 -L mslroot -d "$root" -F "$IMG/rootfs.img" >"$OUT/mke2fs.log" 2>&1; then
+	if mke2fs -q -t ext4 -L mslroot -d "$root" -F "$IMG/rootfs.img" >"$OUT/mke2fs$S.log" 2>&1; then
 		touch "$IMG/.complete"
-		tend deb/image
-		result PASS deb/image "${IMG#"$REPO"/}/rootfs.img ($(du -sh "$IMG/rootfs.img" | cut -f1) used of 6G)"
+		tend "$IMG_RES"
+		result PASS "$IMG_RES" "${IMG#"$REPO"/}/rootfs.img ($(du -sh "$IMG/rootfs.img" | cut -f1) used of 6G)"
 	else
-		tend deb/image
-		result FAIL deb/image "mke2fs failed: $(tail -n 2 "$OUT/mke2fs.log" | tr '\n' ' ')"
+		tend "$IMG_RES"
+		result FAIL "$IMG_RES" "mke2fs failed: $(tail -n 2 "$OUT/mke2fs$S.log" | tr '\n' ' ')"
 	fi
+}
 
-	# Purge: nothing of ours may remain.
+# image_purge: the fixtures away, dpkg --purge: nothing of ours may
+# remain; then the chroot goes.
+image_purge() {
+	local root=$I_ROOT f k rc=0 added before=$OUT/tree$S-before.txt installed=$OUT/tree$S-installed.txt
+	local after=$OUT/tree$S-after.txt diffs=$OUT/tree$S-diff.txt log=$OUT/chroot$S-dpkg-purge.log
 	tstart
 	rm -f "$root/etc/modprobe.d/zz-msl-test.conf"
 	rm -rf "$root/var/cache/msl-test"
 	rm -f "$root/etc/memcg-softlimit.conf.d/50-msl-test.conf"
-	[ ! -f "$OUT/memcg-softlimit.conf.orig" ] || cp -a "$OUT/memcg-softlimit.conf.orig" "$root/etc/memcg-softlimit.conf"
+	[ ! -f "$OUT/memcg-softlimit$S.conf.orig" ] || cp -a "$OUT/memcg-softlimit$S.conf.orig" "$root/etc/memcg-softlimit.conf"
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 	chmod +x "$root/usr/sbin/policy-rc.d"
 	mount_chroot "$root" || cfail "cannot mount the chroot again"
-	rc=0
-	in_chroot "$root" dpkg --purge "${pkgs[@]}" >"$OUT/chroot-dpkg-purge.log" 2>&1 || rc=$?
-	[ "$rc" = 0 ] || cfail "dpkg --purge exited $rc: $(tail -n 3 "$OUT/chroot-dpkg-purge.log" | tr '\n' ' ')"
-	tree_list "$root" >"$OUT/tree-after.txt"
+	in_chroot "$root" dpkg --purge "${I_PKGS[@]}" >"$log" 2>&1 || rc=$?
+	[ "$rc" = 0 ] || cfail "dpkg --purge exited $rc: $(tail -n 3 "$log" | tr '\n' ' ')"
+	tree_list "$root" >"$after"
 	# The listing sees what the install added (else the comparison proves nothing).
-	local added
-	added=$(LC_ALL=C comm -13 "$OUT/tree-before.txt" "$OUT/tree-installed.txt" | wc -l)
+	added=$(LC_ALL=C comm -13 "$before" "$installed" | wc -l)
 	for f in "/usr/src/memcg-softlimit-$VERSION/dkms.conf" /var/lib/dkms/memcg-softlimit \
 		/usr/lib/systemd/system/memcg-softlimit-load.service /etc/modprobe.d/memcg-softlimit.conf \
 		/etc/kernel/postinst.d/memcg-softlimit /etc/kernel/header_postinst.d/memcg-softlimit \
 		"/var/lib/dpkg/info/memcg-softlimit-dkms.list"; do
-		grep -qxF "$f" "$OUT/tree-installed.txt" || cfail "the listing after dpkg -i lacks $f"
+		grep -qxF "$f" "$installed" || cfail "the listing after dpkg -i lacks $f"
 	done
-	if ! diff "$OUT/tree-before.txt" "$OUT/tree-after.txt" >"$OUT/tree-diff.txt"; then
-		cfail "files differ from before the install: $(grep '^[<>]' "$OUT/tree-diff.txt" | head -n 6 | tr '\n' ' ') (${OUT#"$REPO"/}/tree-diff.txt)"
+	if ! diff "$before" "$after" >"$diffs"; then
+		cfail "files differ from before the install: $(grep '^[<>]' "$diffs" | head -n 6 | tr '\n' ' ') (${diffs#"$REPO"/})"
 	fi
 	[ ! -e "$root/var/lib/dkms/memcg-softlimit" ] || cfail "/var/lib/dkms/memcg-softlimit left"
 	[ -z "$(in_chroot "$root" dkms status 2>/dev/null)" ] || cfail "dkms status: $(in_chroot "$root" dkms status 2>&1 | head -n 2 | tr '\n' ' ')"
@@ -834,11 +893,11 @@ part_image() {
 	[ ! -e "$root/usr/src/memcg-softlimit-$VERSION" ] || cfail "/usr/src/memcg-softlimit-$VERSION left"
 	[ -z "$(in_chroot "$root" dpkg -l 'memcg-softlimit*' 2>/dev/null | grep '^[a-z][a-z] ' | grep -v '^un' || true)" ] ||
 		cfail "dpkg still knows: $(in_chroot "$root" dpkg -l 'memcg-softlimit*' 2>/dev/null | grep '^[a-z][a-z] ' | grep -v '^un' | tr '\n' ' ')"
-	tend deb/purge
-	cverdict deb/purge "the install added $added paths; after dpkg --purge all $(grep -c . "$OUT/tree-before.txt") paths are as before"
+	tend "$IRES/purge"
+	cverdict "$IRES/purge" "the install added $added paths; after dpkg --purge all $(grep -c . "$before") paths are as before"
 	umount_all
 	safe_rm "$root" || true
-	safe_rm "$upper" || true
+	safe_rm "$I_UPPER" || true
 }
 
 # fake_kernel_debs KVER MODE DIR: linux-image-KVER and linux-headers-KVER
@@ -967,7 +1026,7 @@ part_image_kernels() {
 }
 
 # ---------------------------------------------------------------------------
-log "parts: $PARTS; kernels: ${KERNELS[*]} (package image: ${IMG_KERNELS[*]}); version $VERSION"
+log "parts: $PARTS; kernels: ${KERNELS[*]} (package images: Debian 12 ${IMG_KERNELS_12[*]}, Debian 13 ${IMG_KERNELS_13[*]:-none}); version $VERSION"
 # ===========================================================================
 # 5. Debian 13: the packages built here, installed with Debian 13's dkms
 # ===========================================================================
@@ -1025,6 +1084,9 @@ part_deb13() {
 want dkms && part_dkms
 want make && part_make
 if want deb; then part_deb || true; fi
-if want image; then part_image || true; fi
+if want image; then
+	part_image 12 || true
+	part_image 13 || true
+fi
 if want deb13; then part_deb13 || true; fi
 log "done in $((SECONDS - T0)) s"

@@ -4,6 +4,7 @@
 #
 #   run_setup [ROW...]        tests/vm/setup.sh: MSL_KVERS, MSL_ROOTFS_DIR
 #   row_kver ROW              the kernel release ROW boots
+#   pkg_image ROW             the package image a pkg row boots
 #   build_module KVER         memcg_softlimit.ko, W=1, in build/kmod/KVER/
 #   build_tools               tools/ into build/tools-bin/
 #   expected_tests ROW [TCG] [FILE...]
@@ -147,6 +148,13 @@ row_rootfs() {
 	case ${M_DEBIAN[$1]} in
 	13) echo "$MSL_ROOTFS_DIR_13" ;;
 	*) echo "$MSL_ROOTFS_DIR" ;;
+	esac
+}
+# pkg_image ROW: the package image (tests/pkg/host.sh's) of ROW's Debian
+pkg_image() {
+	case ${M_DEBIAN[$1]} in
+	13) echo "$BUILD/pkg/image13" ;;
+	*) echo "$BUILD/pkg/image" ;;
 	esac
 }
 
@@ -305,7 +313,7 @@ make_payload() {
 	# The units the tool's package installs (t-57 runs what they run).
 	if [ -d "$REPO/packaging/systemd" ]; then cp -a "$REPO/packaging/systemd" "$dir/systemd"; fi
 	if [ -d "$BUILD/pkg/payload/$kver" ]; then cp -a "$BUILD/pkg/payload/$kver" "$dir/dkms"; fi
-	if [ -f "$BUILD/pkg/image/expect" ]; then mkdir -p "$dir/pkg" && cp "$BUILD/pkg/image/expect" "$dir/pkg/"; fi
+	if [ -f "$(pkg_image "$row")/expect" ]; then mkdir -p "$dir/pkg" && cp "$(pkg_image "$row")/expect" "$dir/pkg/"; fi
 	if grep -q '^t-[0-9]*-kselftest' <<<"$list"; then
 		run_bg "$REPO/tests/vm/selftests.sh" "$kver" "$dir/selftests" ||
 			msg "kernel selftests for $kver not built (build/selftests/$kver.log); the kselftest tests will fail"

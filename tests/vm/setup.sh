@@ -496,8 +496,9 @@ start_trixie() {
 
 # debian13: KVERS_13 (the kernels of the Debian 13 rows given, from
 # tests/vm/trixie.sh) and, if one of those rows boots, ROOTFS_DIR (the
-# Debian 13 rootfs with their kernels).  Nothing when no Debian 13 row is
-# given.
+# Debian 13 rootfs with their kernels; tests/pkg/host.sh makes the Debian
+# 13 package image of the pkg rows' from it).  Nothing when no Debian 13
+# row is given.
 KVERS_13=() TRIXIE_CHROOT=''
 debian13() {
 	local row k v debs='' all='' boot=() rc=0
@@ -523,7 +524,7 @@ debian13() {
 			continue
 		fi
 		[[ " ${KVERS_13[*]} " == *" $k "* ]] || KVERS_13+=("$k")
-		[ "${M_BOOT[$row]}" = test ] && [[ " ${boot[*]} " != *" $k "* ]] && boot+=("$k")
+		[ "${M_BOOT[$row]}" != build ] && [[ " ${boot[*]} " != *" $k "* ]] && boot+=("$k")
 	done
 	log "Debian 13 kernels: ${KVERS_13[*]} (booted: ${boot[*]:-none})"
 	[ ${#boot[@]} -gt 0 ] || return 0
