@@ -28,7 +28,12 @@
 /* One memcg of the lru_gen file, its nodes summed. */
 struct msl_lru_gen_memcg {
 	char *path;			/* "" for the root's own pages */
-	unsigned int id;		/* the memcg's private id; 0: removed */
+	/*
+	 * The memcg's id as lru_gen prints it: 6.12's private memcg id (0
+	 * once the memcg is removed, its pages still charged to it), 7.x's
+	 * cgroup id (64 bits; a removed memcg's pages move to its parent).
+	 */
+	uint64_t id;
 	uint64_t young_pages;		/* in generations younger than the window */
 	uint64_t total_pages;		/* in all its generations */
 	uint64_t youngest_age_ms;	/* the youngest generation's age, any node */
