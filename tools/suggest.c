@@ -100,6 +100,7 @@ void msl_reuse_set_stat(struct msl_reuse *r, uint64_t usage,
 
 	r->usage = usage;
 	r->refaults = w->refault_anon + w->refault_file;
+	r->have_refaults = w->have_refaults;
 	/* (read at another moment than usage: never below 0) */
 	r->other = usage > lru ? usage - lru : 0;
 }

@@ -192,7 +192,10 @@ void msl_stat_workingset_parse(const char *text,
 		const char *key;
 		size_t off;
 	} keys[] = {
-		/* v2, then v1's hierarchical totals */
+		/*
+		 * v2, then v1's hierarchical totals; the LRU lists first
+		 * (found), then the refaults (have_refaults).
+		 */
 		{ "active_anon", offsetof(struct msl_stat_workingset, active_anon) },
 		{ "inactive_anon", offsetof(struct msl_stat_workingset, inactive_anon) },
 		{ "active_file", offsetof(struct msl_stat_workingset, active_file) },
@@ -203,6 +206,8 @@ void msl_stat_workingset_parse(const char *text,
 		{ "total_inactive_file", offsetof(struct msl_stat_workingset, inactive_file) },
 		{ "workingset_refault_file", offsetof(struct msl_stat_workingset, refault_file) },
 		{ "workingset_refault_anon", offsetof(struct msl_stat_workingset, refault_anon) },
+		{ "total_workingset_refault_file", offsetof(struct msl_stat_workingset, refault_file) },
+		{ "total_workingset_refault_anon", offsetof(struct msl_stat_workingset, refault_anon) },
 	};
 	const char *p = text, *end = text + strlen(text);
 	char line[256], *sp;
@@ -222,6 +227,7 @@ void msl_stat_workingset_parse(const char *text,
 			*(uint64_t *)((char *)out + keys[i].off) = v;
 			/* v1: total_* (hierarchical) comes after the local key */
 			out->found |= i < 8;
+			out->have_refaults |= i >= 8;
 		}
 	}
 }

@@ -65,14 +65,21 @@ const struct msl_lru_gen_memcg *msl_lru_gen_find(const struct msl_lru_gen *g,
 						 const char *path);
 void msl_lru_gen_free(struct msl_lru_gen *g);
 
-/* From memory.stat (bytes, v2 names or v1's, whichever are there). */
+/*
+ * From memory.stat (bytes, v2 names or v1's, whichever are there; v1's
+ * hierarchical total_* over its local counters).
+ */
 struct msl_stat_workingset {
 	uint64_t active_anon, inactive_anon, active_file, inactive_file;
 	uint64_t refault_file, refault_anon;	/* 0 where the kernel has none */
 	bool found;
+	bool have_refaults;	/* workingset_refault_*: v2; v1 on 6.1 too */
 };
 
-/* Parses memory.stat's text; found is false when no LRU key was there. */
+/*
+ * Parses memory.stat's text; found is false when no LRU key was there,
+ * have_refaults false when no refault key was.
+ */
 void msl_stat_workingset_parse(const char *text,
 			       struct msl_stat_workingset *out);
 

@@ -172,7 +172,38 @@ static void memory_stat(void)
 	msl_stat_workingset_parse("active_file 1\ntotal_active_file 2\n", &w);
 	CHECK(w.found && w.active_file == 2);
 	msl_stat_workingset_parse("anon 10\n", &w);
-	CHECK(!w.found);
+	CHECK(!w.found && !w.have_refaults);
+}
+
+/*
+ * 6.1's cgroup v1 memory.stat, its LRU and refault lines as t-75 printed
+ * them for W (the local counters, then the hierarchical total_*), here
+ * with a child's pages in the totals.
+ */
+static void memory_stat_v1(void)
+{
+	struct msl_stat_workingset w;
+
+	msl_stat_workingset_parse("cache 92274688\nrss 1912832\n"
+				  "workingset_refault_anon 0\n"
+				  "workingset_refault_file 0\n"
+				  "inactive_anon 1908736\nactive_anon 4096\n"
+				  "inactive_file 67108864\nactive_file 25165824\n"
+				  "hierarchical_memory_limit 9223372036854771712\n"
+				  "total_cache 96468992\n"
+				  "total_workingset_refault_anon 2\n"
+				  "total_workingset_refault_file 5\n"
+				  "total_inactive_anon 1908736\n"
+				  "total_active_anon 4096\n"
+				  "total_inactive_file 67108864\n"
+				  "total_active_file 29360128\n", &w);
+	CHECK(w.found && w.have_refaults);
+	CHECK(w.active_file == 29360128 && w.inactive_file == 67108864 &&
+	      w.active_anon == 4096 && w.inactive_anon == 1908736);
+	CHECK(w.refault_anon == 2 && w.refault_file == 5);
+	/* A v1 memory.stat without refault counters: none, not 0. */
+	msl_stat_workingset_parse("total_active_file 4096\n", &w);
+	CHECK(w.found && !w.have_refaults);
 }
 
 static void limits(void)
@@ -194,6 +225,7 @@ int main(void)
 	RUN("tool_workingset", wide_id);
 	RUN("tool_workingset", not_lru_gen);
 	RUN("tool_workingset", memory_stat);
+	RUN("tool_workingset", memory_stat_v1);
 	RUN("tool_workingset", limits);
 	return 0;
 }
