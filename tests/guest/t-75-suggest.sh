@@ -1,5 +1,5 @@
 #!/bin/bash
-# configs: *-v2-*
+# configs: all
 # timeout: 240
 # memcg-softlimit suggest against a cgroup whose reuse is known.  W maps
 # a 24 MiB file and touches every page of it, and reads it with read(2),
@@ -7,18 +7,20 @@
 # U read 8 MiB once and nothing since.  W has a soft limit of 200M.
 #
 # MGLRU: the reuse suggest reports is what the kernel's agings found in
-# use.  The kernel ages a memcg under reclaim only once its oldest
-# generation is spent, and W's oldest holds the cold set: pressure would
-# evict the cold set before W's first aging.  So W is aged here through
-# lru_gen's own command ("+ memcg node seq": the aging reclaim runs, with
-# its page-table walk), twice, the hot set touched in between; then
-# suggest --age (a window that holds both agings, not W's creation) must
-# find 24 MiB within 25%, well below W's usage, and U, never aged, not
-# known.  Its page-table walk is how MGLRU sees a reuse: a page read with
+# use (lru_gen names a memcg by its private id on 6.12, by its cgroup id
+# from 7.x; the aging command takes the id the file shows on both).  The
+# kernel ages a memcg under reclaim only once its oldest generation is
+# spent, and W's oldest holds the cold set: pressure would evict the cold
+# set before W's first aging.  So W is aged here through lru_gen's own
+# command ("+ memcg node seq": the aging reclaim runs, with its page-table
+# walk), twice, the hot set touched in between; then suggest --age (a
+# window that holds both agings, not W's creation) must find 24 MiB
+# within 25%, well below W's usage, and U, never aged, not known.  Its page-table walk is how MGLRU sees a reuse: a page read with
 # read(2) alone moves up one generation at a time when reclaim finds it
 # in use (fleet-install.md, "Choosing a number").
-# Classic LRU: memory.stat's active lists, an upper bound: at least the
-# hot set (read twice, so active), and said to be a bound.
+# Classic LRU: memory.stat's active lists (v1: total_active_*), an upper
+# bound: at least the hot set (read twice, so active), and said to be a
+# bound; the refaults (v1: total_workingset_refault_*) shown.
 # Both: suggested = (reused + other) + 10%, rounded up to a MiB;
 # --write's file passes apply --dry-run and nothing is applied; suggest
 # changes nothing (no aging, no reclaim, no limit).
@@ -176,6 +178,7 @@ else
 	assert_ge "$reused" "$(((HOT - 1) * MIB))" "W's active lists: the hot set at least"
 	assert_eq "$(field unaged_bytes /W "$OUT")" null "no unaged memory on the classic LRU"
 	assert_true "the table says REUSED is an upper bound" grep -q 'REUSED is an upper bound' "$MSL_SCRATCH/table"
+	grep -E '^(total_)?((in)?active_|workingset_refault)' "$(cg_path W)/memory.stat"
 	assert_true "the refaults are shown" grep -qE '"refaults":[0-9]+' "$OUT"
 fi
 assert_eq "$suggested" "$(limit_of $((reused + other)) "$HEADROOM")" "W's suggestion: (reused + other) + ${HEADROOM}%, rounded up to a MiB"
