@@ -1,6 +1,6 @@
 #!/bin/bash
 # configs: all
-# timeout: 240
+# timeout: 300
 # memcg-softlimit suggest against a cgroup whose reuse is known.  W maps
 # a 24 MiB file and touches every page of it, and reads it with read(2),
 # without pause (the hot set), beside 64 MiB it read once (the cold set);
@@ -24,6 +24,10 @@
 # Both: suggested = (reused + other) + 10%, rounded up to a MiB;
 # --write's file passes apply --dry-run and nothing is applied; suggest
 # changes nothing (no aging, no reclaim, no limit).
+# MGLRU, last: W, protected by its soft limit, is skipped by the reclaim
+# a stream in S causes, so it is not aged, and reads unknown for a window
+# since the stream began (the reason is asserted: skip decisions about W,
+# none to reclaim it, its max_seq unchanged).
 [ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
 HOT=24 COLD=64 ONCE=8 HEADROOM=10
 MIB=1048576
@@ -215,6 +219,50 @@ assert_eq "$(cat /proc/memcg_softlimit/limits /proc/memcg_softlimit/rules 2>/dev
 	"the module's limits and rules after suggest and apply --dry-run"
 usage_after=$(cg_usage_bytes W)
 assert_ge "$((usage_after * 100))" "$((usage_before * 97))" "W's usage after suggest ran: nothing reclaimed"
+
+# MGLRU: protected under pressure, W is not aged, so its reuse since the
+# pressure began is unknown (fleet-install.md, "What it cannot see").
+# The kernel ages a memcg in the reclaim of it (try_to_shrink_lruvec()'s
+# aging): reclaim that the module skips for W does not age it.  S streams
+# a sparse file until the module's decisions show W skipped under it
+# (MGLRU's memcg LRU may serve S alone for a while: t-26).  What this
+# shows is the skip and the aging that did not follow it, not that an
+# unprotected W would have been aged by so short a stream: reclaim of W
+# would first evict its oldest generation, the cold set, without aging.
+if [ "$MSL_LRU" = mglru ]; then
+	w_id=$(stat -c %i "$(cg_path W)")
+	read -r _ w_seq < <(lru_gen_of /W)
+	w_kept=$(cg_usage_bytes W)
+	cg_create S
+	p_start=$(now_ms)
+	skips=0
+	for try in 1 2 3; do
+		trace_enable memcg_softlimit/decision
+		stream_sparse S 512
+		trace_disable memcg_softlimit/decision
+		skips=$(trace_count "decision: cgroup_id=$w_id .*verdict=skip ")
+		[ "$skips" -gt 0 ] && break
+		note "stream $try of S: no decision about W yet"
+	done
+	reclaims=$(trace_count "decision: cgroup_id=$w_id .*verdict=reclaim ")
+	read -r _ w_now < <(lru_gen_of /W)
+	p_s=$((($(now_ms) - p_start) / 1000 + 2))
+	note "under S's streams ($((p_s - 2)) s): W skipped $skips times, reclaimed $reclaims; max_seq $w_seq -> $w_now; usage $((w_kept / MIB)) -> $(($(cg_usage_bytes W) / MIB)) MiB"
+	assert_gt "$skips" 0 "reclaim's decisions to skip W under S's streams"
+	assert_eq "$reclaims" 0 "reclaim's decisions to reclaim W under S's streams"
+	assert_eq "$w_now" "$w_seq" "W's max_seq under S's streams: skipped, not aged"
+	# (the window: since the streams began, not back to W's first aging)
+	assert_lt "$((p_s * 1000))" "$(($(now_ms) - aged))" "the window, against W's first aging (ms)"
+	"$MSL_TOOL" suggest --age "${p_s}s" --json /W >"$MSL_SCRATCH/protected.json" ||
+		fail "suggest --age ${p_s}s --json /W: exit $?"
+	json_doc suggest_protected "$MSL_SCRATCH/protected.json"
+	"$MSL_TOOL" suggest --age "${p_s}s" /W
+	P=$MSL_SCRATCH/protected.json
+	assert_eq "$(field reuse /W "$P")" unknown "W's reuse since S's streams began, protected and not aged: unknown"
+	assert_eq "$(field reused_bytes /W "$P")" null "W's reused memory: not known"
+	assert_eq "$(field suggested_bytes /W "$P")" null "W: no suggestion"
+	assert_ge "$(field unaged_bytes /W "$P")" "$(((HOT + COLD) * MIB * 9 / 10))" "W's unaged memory: the hot and the cold set, kept"
+fi
 kill "$toucher" 2>/dev/null
 wait "$job" 2>/dev/null
 msl_unload
