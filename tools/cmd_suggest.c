@@ -182,7 +182,6 @@ static void read_row(const struct suggest *s, const struct msl_lru_gen *g,
 	else
 		msl_reuse_from_stat(&w, &reuse);
 	msl_reuse_set_stat(&reuse, usage, &w);
-	reuse.have_refaults = s->at.fs.version == 2;
 	msl_reuse_span_add(&r->span, &reuse);
 	r->have_peak = !msl_cg_read_u64(&s->at.fs, r->path, s->at.fs.version == 2 ?
 					"memory.peak" :

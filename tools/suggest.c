@@ -53,8 +53,10 @@ void msl_reuse_from_lru_gen(const struct msl_lru_gen *g, const char *cgpath,
 		if (!m->total_pages || !path_under(cgpath, m->path))
 			continue;
 		/*
-		 * A removed memcg that had this very path (id 0): its pages
-		 * are charged to the parent, not to the cgroup there now.
+		 * A removed memcg that had this very path (6.12: id 0): its
+		 * pages count in the parent's usage, not in that of the
+		 * cgroup there now.  (7.x moves them into the parent's
+		 * generations as it removes the memcg: it has none left.)
 		 */
 		if (!m->id && !strcmp(m->path, cgpath))
 			continue;
@@ -98,6 +100,7 @@ void msl_reuse_set_stat(struct msl_reuse *r, uint64_t usage,
 
 	r->usage = usage;
 	r->refaults = w->refault_anon + w->refault_file;
+	r->have_refaults = w->have_refaults;
 	/* (read at another moment than usage: never below 0) */
 	r->other = usage > lru ? usage - lru : 0;
 }

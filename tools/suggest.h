@@ -55,7 +55,7 @@ void msl_reuse_from_stat(const struct msl_stat_workingset *w,
 			 struct msl_reuse *r);
 /*
  * What either LRU's memory.stat adds: the usage, what of it is on no LRU
- * list, the refaults (have_refaults is the caller's: v1 has none).
+ * list, the refaults (where memory.stat has them).
  */
 void msl_reuse_set_stat(struct msl_reuse *r, uint64_t usage,
 			const struct msl_stat_workingset *w);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What a cgroup reuses, from MGLRU's generations or memory.stat (workingset.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,7 +99,7 @@ int msl_lru_gen_parse(const char *text, size_t len, uint64_t window_ms,
 	uint64_t seq, age, anon, file;
 	struct node_gens ng = { 0 };
 	char line[4352], *e;
-	unsigned long id;
+	unsigned long long id;
 	bool in_node = false;
 
 	memset(out, 0, sizeof(*out));
@@ -110,14 +111,20 @@ int msl_lru_gen_parse(const char *text, size_t len, uint64_t window_ms,
 		if (!strncmp(s, "memcg ", 6)) {
 			end_node(cur, &ng);
 			s = skip_blanks(s + 6);
-			id = strtoul(s, &e, 10);	/* the memcg's private id */
+			errno = 0;
+			id = strtoull(s, &e, 10);
+			if (!isdigit((unsigned char)*s) || errno ||
+			    (*e != ' ' && *e != '\t' && *e)) {
+				*why = "a memcg line without its id";
+				goto bad;
+			}
 			s = skip_blanks(e);
 			cur = add_memcg(out, s);
 			if (!cur) {
 				*why = "out of memory";
 				goto bad;
 			}
-			cur->id = (unsigned int)id;
+			cur->id = id;
 			in_node = false;
 			continue;
 		}
@@ -185,7 +192,10 @@ void msl_stat_workingset_parse(const char *text,
 		const char *key;
 		size_t off;
 	} keys[] = {
-		/* v2, then v1's hierarchical totals */
+		/*
+		 * v2, then v1's hierarchical totals; the LRU lists first
+		 * (found), then the refaults (have_refaults).
+		 */
 		{ "active_anon", offsetof(struct msl_stat_workingset, active_anon) },
 		{ "inactive_anon", offsetof(struct msl_stat_workingset, inactive_anon) },
 		{ "active_file", offsetof(struct msl_stat_workingset, active_file) },
@@ -196,6 +206,8 @@ void msl_stat_workingset_parse(const char *text,
 		{ "total_inactive_file", offsetof(struct msl_stat_workingset, inactive_file) },
 		{ "workingset_refault_file", offsetof(struct msl_stat_workingset, refault_file) },
 		{ "workingset_refault_anon", offsetof(struct msl_stat_workingset, refault_anon) },
+		{ "total_workingset_refault_file", offsetof(struct msl_stat_workingset, refault_file) },
+		{ "total_workingset_refault_anon", offsetof(struct msl_stat_workingset, refault_anon) },
 	};
 	const char *p = text, *end = text + strlen(text);
 	char line[256], *sp;
@@ -215,6 +227,7 @@ void msl_stat_workingset_parse(const char *text,
 			*(uint64_t *)((char *)out + keys[i].off) = v;
 			/* v1: total_* (hierarchical) comes after the local key */
 			out->found |= i < 8;
+			out->have_refaults |= i >= 8;
 		}
 	}
 }

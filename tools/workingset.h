@@ -28,7 +28,12 @@
 /* One memcg of the lru_gen file, its nodes summed. */
 struct msl_lru_gen_memcg {
 	char *path;			/* "" for the root's own pages */
-	unsigned int id;		/* the memcg's private id; 0: removed */
+	/*
+	 * The memcg's id as lru_gen prints it: 6.12's private memcg id (0
+	 * once the memcg is removed, its pages still charged to it), 7.x's
+	 * cgroup id (64 bits; a removed memcg's pages move to its parent).
+	 */
+	uint64_t id;
 	uint64_t young_pages;		/* in generations younger than the window */
 	uint64_t total_pages;		/* in all its generations */
 	uint64_t youngest_age_ms;	/* the youngest generation's age, any node */
@@ -60,14 +65,21 @@ const struct msl_lru_gen_memcg *msl_lru_gen_find(const struct msl_lru_gen *g,
 						 const char *path);
 void msl_lru_gen_free(struct msl_lru_gen *g);
 
-/* From memory.stat (bytes, v2 names or v1's, whichever are there). */
+/*
+ * From memory.stat (bytes, v2 names or v1's, whichever are there; v1's
+ * hierarchical total_* over its local counters).
+ */
 struct msl_stat_workingset {
 	uint64_t active_anon, inactive_anon, active_file, inactive_file;
 	uint64_t refault_file, refault_anon;	/* 0 where the kernel has none */
 	bool found;
+	bool have_refaults;	/* workingset_refault_*: v2; v1 on 6.1 too */
 };
 
-/* Parses memory.stat's text; found is false when no LRU key was there. */
+/*
+ * Parses memory.stat's text; found is false when no LRU key was there,
+ * have_refaults false when no refault key was.
+ */
 void msl_stat_workingset_parse(const char *text,
 			       struct msl_stat_workingset *out);
 

@@ -1,27 +1,33 @@
 #!/bin/bash
-# configs: *-v2-*
-# timeout: 240
+# configs: all
+# timeout: 300
 # memcg-softlimit suggest against a cgroup whose reuse is known.  W maps
 # a 24 MiB file and touches every page of it, and reads it with read(2),
 # without pause (the hot set), beside 64 MiB it read once (the cold set);
 # U read 8 MiB once and nothing since.  W has a soft limit of 200M.
 #
 # MGLRU: the reuse suggest reports is what the kernel's agings found in
-# use.  The kernel ages a memcg under reclaim only once its oldest
-# generation is spent, and W's oldest holds the cold set: pressure would
-# evict the cold set before W's first aging.  So W is aged here through
-# lru_gen's own command ("+ memcg node seq": the aging reclaim runs, with
-# its page-table walk), twice, the hot set touched in between; then
-# suggest --age (a window that holds both agings, not W's creation) must
-# find 24 MiB within 25%, well below W's usage, and U, never aged, not
-# known.  Its page-table walk is how MGLRU sees a reuse: a page read with
+# use (lru_gen names a memcg by its private id on 6.12, by its cgroup id
+# from 7.x; the aging command takes the id the file shows on both).  The
+# kernel ages a memcg under reclaim only once its oldest generation is
+# spent, and W's oldest holds the cold set: pressure would evict the cold
+# set before W's first aging.  So W is aged here through lru_gen's own
+# command ("+ memcg node seq": the aging reclaim runs, with its page-table
+# walk), twice, the hot set touched in between; then suggest --age (a
+# window that holds both agings, not W's creation) must find 24 MiB
+# within 25%, well below W's usage, and U, never aged, not known.  Its page-table walk is how MGLRU sees a reuse: a page read with
 # read(2) alone moves up one generation at a time when reclaim finds it
 # in use (fleet-install.md, "Choosing a number").
-# Classic LRU: memory.stat's active lists, an upper bound: at least the
-# hot set (read twice, so active), and said to be a bound.
+# Classic LRU: memory.stat's active lists (v1: total_active_*), an upper
+# bound: at least the hot set (read twice, so active), and said to be a
+# bound; the refaults (v1: total_workingset_refault_*) shown.
 # Both: suggested = (reused + other) + 10%, rounded up to a MiB;
 # --write's file passes apply --dry-run and nothing is applied; suggest
 # changes nothing (no aging, no reclaim, no limit).
+# MGLRU, last: W, protected by its soft limit, is skipped by the reclaim
+# a stream in S causes, so it is not aged, and reads unknown for a window
+# since the stream began (the reason is asserted: skip decisions about W,
+# none to reclaim it, its max_seq unchanged).
 [ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
 HOT=24 COLD=64 ONCE=8 HEADROOM=10
 MIB=1048576
@@ -176,6 +182,7 @@ else
 	assert_ge "$reused" "$(((HOT - 1) * MIB))" "W's active lists: the hot set at least"
 	assert_eq "$(field unaged_bytes /W "$OUT")" null "no unaged memory on the classic LRU"
 	assert_true "the table says REUSED is an upper bound" grep -q 'REUSED is an upper bound' "$MSL_SCRATCH/table"
+	grep -E '^(total_)?((in)?active_|workingset_refault)' "$(cg_path W)/memory.stat"
 	assert_true "the refaults are shown" grep -qE '"refaults":[0-9]+' "$OUT"
 fi
 assert_eq "$suggested" "$(limit_of $((reused + other)) "$HEADROOM")" "W's suggestion: (reused + other) + ${HEADROOM}%, rounded up to a MiB"
@@ -212,6 +219,50 @@ assert_eq "$(cat /proc/memcg_softlimit/limits /proc/memcg_softlimit/rules 2>/dev
 	"the module's limits and rules after suggest and apply --dry-run"
 usage_after=$(cg_usage_bytes W)
 assert_ge "$((usage_after * 100))" "$((usage_before * 97))" "W's usage after suggest ran: nothing reclaimed"
+
+# MGLRU: protected under pressure, W is not aged, so its reuse since the
+# pressure began is unknown (fleet-install.md, "What it cannot see").
+# The kernel ages a memcg in the reclaim of it (try_to_shrink_lruvec()'s
+# aging): reclaim that the module skips for W does not age it.  S streams
+# a sparse file until the module's decisions show W skipped under it
+# (MGLRU's memcg LRU may serve S alone for a while: t-26).  What this
+# shows is the skip and the aging that did not follow it, not that an
+# unprotected W would have been aged by so short a stream: reclaim of W
+# would first evict its oldest generation, the cold set, without aging.
+if [ "$MSL_LRU" = mglru ]; then
+	w_id=$(stat -c %i "$(cg_path W)")
+	read -r _ w_seq < <(lru_gen_of /W)
+	w_kept=$(cg_usage_bytes W)
+	cg_create S
+	p_start=$(now_ms)
+	skips=0
+	for try in 1 2 3; do
+		trace_enable memcg_softlimit/decision
+		stream_sparse S 512
+		trace_disable memcg_softlimit/decision
+		skips=$(trace_count "decision: cgroup_id=$w_id .*verdict=skip ")
+		[ "$skips" -gt 0 ] && break
+		note "stream $try of S: no decision about W yet"
+	done
+	reclaims=$(trace_count "decision: cgroup_id=$w_id .*verdict=reclaim ")
+	read -r _ w_now < <(lru_gen_of /W)
+	p_s=$((($(now_ms) - p_start) / 1000 + 2))
+	note "under S's streams ($((p_s - 2)) s): W skipped $skips times, reclaimed $reclaims; max_seq $w_seq -> $w_now; usage $((w_kept / MIB)) -> $(($(cg_usage_bytes W) / MIB)) MiB"
+	assert_gt "$skips" 0 "reclaim's decisions to skip W under S's streams"
+	assert_eq "$reclaims" 0 "reclaim's decisions to reclaim W under S's streams"
+	assert_eq "$w_now" "$w_seq" "W's max_seq under S's streams: skipped, not aged"
+	# (the window: since the streams began, not back to W's first aging)
+	assert_lt "$((p_s * 1000))" "$(($(now_ms) - aged))" "the window, against W's first aging (ms)"
+	"$MSL_TOOL" suggest --age "${p_s}s" --json /W >"$MSL_SCRATCH/protected.json" ||
+		fail "suggest --age ${p_s}s --json /W: exit $?"
+	json_doc suggest_protected "$MSL_SCRATCH/protected.json"
+	"$MSL_TOOL" suggest --age "${p_s}s" /W
+	P=$MSL_SCRATCH/protected.json
+	assert_eq "$(field reuse /W "$P")" unknown "W's reuse since S's streams began, protected and not aged: unknown"
+	assert_eq "$(field reused_bytes /W "$P")" null "W's reused memory: not known"
+	assert_eq "$(field suggested_bytes /W "$P")" null "W: no suggestion"
+	assert_ge "$(field unaged_bytes /W "$P")" "$(((HOT + COLD) * MIB * 9 / 10))" "W's unaged memory: the hot and the cold set, kept"
+fi
 kill "$toucher" 2>/dev/null
 wait "$job" 2>/dev/null
 msl_unload

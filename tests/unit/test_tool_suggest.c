@@ -93,7 +93,8 @@ static void classic_and_suggestion(void)
 	CHECK(r.kind == MSL_REUSE_UPPER && r.reused == 24 * MIB);
 	/* 90 MiB in use, 89 of them on the LRUs: 1 MiB of kernel memory. */
 	msl_reuse_set_stat(&r, 90 * MIB, &w);
-	CHECK(r.usage == 90 * MIB && r.other == MIB && r.refaults == 43);
+	CHECK(r.usage == 90 * MIB && r.other == MIB && r.refaults == 43 &&
+	      r.have_refaults);
 	CHECK(msl_reuse_suggest(&r, 10, &limit) && limit == 28 * MIB);
 	CHECK(msl_reuse_suggest(&r, 0, &limit) && limit == 25 * MIB);
 	/* Usage read before the LRUs grew: no negative kernel memory. */
