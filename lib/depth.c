@@ -14,6 +14,13 @@ static int log2_floor(u64 x)
 	return n;
 }
 
+bool msl_depth_giving(u64 scanned, u64 reclaimed, int slack)
+{
+	if (slack < 0 || slack > 16 || reclaimed < MSL_GIVING_MIN)
+		return false;
+	return reclaimed >= (scanned >> slack);
+}
+
 int msl_depth_floor(u64 supply, u64 request, int slack)
 {
 	int scan_covers;

@@ -2,8 +2,10 @@
 /*
  * Accounting: the pages a gated call scanned and reclaimed are
  * sc->nr_scanned and sc->nr_reclaimed after it less before it, added to
- * its memcg's counters and traced (memcg_softlimit:reclaimed).  probes.c
- * calls this from the accounting kretprobe; nothing here decides.
+ * its memcg's counters and traced (memcg_softlimit:reclaimed), and, for a
+ * memcg the policy reclaims on its own account, to the eligible supply's
+ * flow (supply.h).  probes.c calls this from the accounting kretprobe;
+ * nothing here decides.
  */
 #include <linux/memcontrol.h>
 #include <linux/rcupdate.h>
@@ -12,9 +14,10 @@
 #include "memcg_state.h"
 #include "msl_trace.h"
 #include "sc_layout.h"
+#include "supply.h"
 
 void msl_account_begin(struct msl_gated_call *call, struct lruvec *lruvec,
-		       const void *sc, enum msl_kind kind)
+		       const void *sc, enum msl_kind kind, bool eligible)
 {
 	call->cgroup_id = cgroup_id(lruvec_memcg(lruvec)->css.cgroup);
 	call->sc = sc;
@@ -23,6 +26,8 @@ void msl_account_begin(struct msl_gated_call *call, struct lruvec *lruvec,
 	call->nid = lruvec_pgdat(lruvec)->node_id;
 	call->priority = msl_sc_priority(sc);
 	call->kind = kind;
+	call->eligible = eligible &&
+			 (kind == MSL_KIND_KSWAPD || kind == MSL_KIND_DIRECT);
 }
 
 void msl_account_end(const struct msl_gated_call *call)
@@ -41,4 +46,6 @@ void msl_account_end(const struct msl_gated_call *call)
 	trace_reclaimed(call->cgroup_id, call->nid, call->priority, call->kind,
 			scanned, reclaimed, e);
 	rcu_read_unlock();
+	if (call->eligible)
+		msl_supply_note_flow(call->nid, scanned, reclaimed);
 }

@@ -20,11 +20,13 @@ struct msl_gated_call {
 	int nid;
 	int priority;
 	unsigned int kind;
+	/* The policy reclaims the memcg on its own account: supply's flow. */
+	bool eligible;
 };
 
 /* A call of @lruvec's memcg begins, for reclaim of @kind. */
 void msl_account_begin(struct msl_gated_call *call, struct lruvec *lruvec,
-		       const void *sc, enum msl_kind kind);
+		       const void *sc, enum msl_kind kind, bool eligible);
 /* It returned: its pages added to the memcg's counters and traced. */
 void msl_account_end(const struct msl_gated_call *call);
 

@@ -61,20 +61,28 @@ static void dry_spell_begin(int nid, enum msl_kind kind)
 }
 
 /*
- * The eligible memcgs hold anonymous pages this reclaimer may swap on the
- * node.  Swap-out is asynchronous: a page is freed a pass or more after its
- * write-out began, so rounds that reclaimed nothing are expected while
- * they give, and the module's own fallbacks, kswapd's retry and the dry
- * spells, would take the protected page cache instead of waiting for the
- * swap they started (memory.low has neither).  The kernel's retry of a
- * direct reclaim call, the last resort before an OOM kill, stays.
+ * The eligible memcgs still give on the node: they hold anonymous pages
+ * this reclaimer may swap, or reclaim took pages from them since the last
+ * count at a fair efficiency (supply.h's giving).  Swap-out is
+ * asynchronous: a page is freed a pass or more after its write-out began;
+ * a neighbour streaming through the page cache holds nothing for a moment
+ * whenever reclaim has drained it, and refills it as it reads.  Rounds
+ * that reclaimed nothing are expected while they give, and the module's
+ * own fallbacks, kswapd's retry and the dry spells, would take the
+ * protected page cache instead (memory.low has neither): one kswapd retry
+ * beside such a stream, with its 100 ms spell, took a third of it on 7.3
+ * (t-71).  The kernel's retry of a direct reclaim call, the last resort
+ * before an OOM kill, stays.
  */
-static bool eligible_swapping(int nid, const void *sc)
+static bool eligible_giving(int nid, const void *sc)
 {
 	u64 word = msl_supply_word(nid);
 
-	return (word & MSL_SUPPLY_KNOWN) && READ_ONCE(msl_test_supply_param) &&
-	       msl_supply_anon(word) && msl_sc_may_swap(sc) &&
+	if (!(word & MSL_SUPPLY_KNOWN) || !READ_ONCE(msl_test_supply_param))
+		return false;
+	if (word & MSL_SUPPLY_GIVING)
+		return true;
+	return msl_supply_anon(word) && msl_sc_may_swap(sc) &&
 	       get_nr_swap_pages() > 0;
 }
 
@@ -90,7 +98,7 @@ void msl_gate_pass_begin(pg_data_t *pgdat, void *sc)
 		return;
 	msl_current_params(&params);
 	fallbacks = msl_gate_of(&params) == MSL_GATE_PROGRESS &&
-		    !eligible_swapping(nid, sc);
+		    !eligible_giving(nid, sc);
 	if (params.enabled && !msl_gating_stopped())
 		msl_supply_kick();
 	priority = msl_sc_priority(sc);
@@ -183,13 +191,13 @@ static void note_skip(void *sc, struct mem_cgroup *memcg, int nid,
 /*
  * The progress gate: a step of a retry round holds its node's dry spell
  * open; any other step of the node's kswapd or direct reclaim finds
- * whether one is open, unless the eligible memcgs are being swapped out.
+ * whether one is open, unless the eligible memcgs still give.
  */
 static void progress_step(int nid, const void *sc, struct msl_step *step)
 {
 	struct msl_dry_spell *spell = &dry_spells[nid];
 
-	if (eligible_swapping(nid, sc))
+	if (eligible_giving(nid, sc))
 		return;
 	if (step->retry)
 		msl_dry_spell_hold(spell, jiffies, HZ);
@@ -239,7 +247,7 @@ static u64 supply_step(int nid, void *sc, int priority, bool progress,
 	step->nothing_eligible = !(word & MSL_SUPPLY_OTHERS_FILE) &&
 				 !(swap && (word & MSL_SUPPLY_OTHERS_ANON));
 	if (progress && (word & MSL_SUPPLY_PROTECTS) && slack >= 0 &&
-	    !(swap && msl_supply_anon(word)))
+	    !(word & MSL_SUPPLY_GIVING) && !(swap && msl_supply_anon(word)))
 		step->below_floor = priority <
 			msl_depth_floor(msl_supply_file(word),
 					msl_sc_nr_to_reclaim(sc), slack);
@@ -284,7 +292,7 @@ static void memcg_lru_position(struct lruvec *lruvec, enum msl_site site,
 }
 
 enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
-			       enum msl_site site)
+			       enum msl_site site, bool *eligible)
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
 	struct msl_level self = { .src = MSL_LIMIT_UNSET };
@@ -301,6 +309,8 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 	u64 eligible_file = U64_MAX;
 
 	msl_liveness_saw_step();
+	if (eligible)
+		*eligible = false;
 	if (!memcg || msl_gating_stopped())
 		return MSL_RECLAIM;
 
@@ -354,6 +364,9 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 		       step.kind, params.policy, &d, entry, lru_gen, lru_seg);
 	rcu_read_unlock();
 
+	if (eligible)
+		*eligible = d.verdict == MSL_RECLAIM &&
+			    msl_reason_eligible(d.reason);
 	if (d.verdict == MSL_SKIP)
 		note_skip(sc, memcg, nid, site, &params, round);
 	else if (progress && site == MSL_SITE_LRUVEC &&

@@ -22,9 +22,12 @@ void msl_gate_exit(void);
 
 /* shrink_node() of any reclaimer: a pass begins (may set sc->priority). */
 void msl_gate_pass_begin(pg_data_t *pgdat, void *sc);
-/* A per-memcg reclaim step: decided, counted, traced. */
+/*
+ * A per-memcg reclaim step: decided, counted, traced; *@eligible (if
+ * given) says whether the policy reclaims the memcg on its own account.
+ */
 enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
-			       enum msl_site site);
+			       enum msl_site site, bool *eligible);
 /*
  * shrink_slab(): true when it follows a skipped MSL_SITE_LRUVEC step of
  * the same memcg by the same task, which must then skip the memcg's

@@ -189,8 +189,10 @@ TRACE_EVENT(dry_spell,
 
 /*
  * A count of a node's eligible supply (supply.h), as the probes will read
- * it: the cold file and anonymous pages of the memcgs a first pass would
- * reclaim (anonymous where they have swap room), whether memcgs other
+ * it: the cold file pages and the anonymous ones (where they have swap
+ * room) of the memcgs a first pass would reclaim, whether reclaim took
+ * pages from them since the last count at a fair efficiency (giving,
+ * depth.h), whether memcgs other
  * than the root hold any pages of each type, whether the node holds
  * protected pages, and how many memcgs the policy protects.
  */
@@ -204,6 +206,7 @@ TRACE_EVENT(supply,
 		__field(int, nid)
 		__field(u64, file)
 		__field(u64, anon)
+		__field(bool, giving)
 		__field(bool, others_file)
 		__field(bool, others_anon)
 		__field(bool, protects)
@@ -214,14 +217,15 @@ TRACE_EVENT(supply,
 		__entry->nid = nid;
 		__entry->file = msl_supply_file(word);
 		__entry->anon = msl_supply_anon(word);
+		__entry->giving = !!(word & MSL_SUPPLY_GIVING);
 		__entry->others_file = !!(word & MSL_SUPPLY_OTHERS_FILE);
 		__entry->others_anon = !!(word & MSL_SUPPLY_OTHERS_ANON);
 		__entry->protects = !!(word & MSL_SUPPLY_PROTECTS);
 		__entry->nr_protected = nr_protected;
 	),
 
-	TP_printk("nid=%d file=%llu anon=%llu others_file=%d others_anon=%d protects=%d nr_protected=%lu",
-		  __entry->nid, __entry->file, __entry->anon,
+	TP_printk("nid=%d file=%llu anon=%llu giving=%d others_file=%d others_anon=%d protects=%d nr_protected=%lu",
+		  __entry->nid, __entry->file, __entry->anon, __entry->giving,
 		  __entry->others_file, __entry->others_anon,
 		  __entry->protects, __entry->nr_protected)
 );

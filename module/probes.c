@@ -95,7 +95,8 @@ static enum msl_verdict verdict_of(struct pt_regs *regs, enum msl_site site)
 	if (take_verdict(regs, &verdict))
 		return verdict;
 	return msl_gate_step((void *)regs_get_kernel_argument(regs, 0),
-			     (void *)regs_get_kernel_argument(regs, 1), site);
+			     (void *)regs_get_kernel_argument(regs, 1), site,
+			     NULL);
 }
 
 static int account_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
@@ -105,8 +106,9 @@ static int account_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 	void *sc = (void *)regs_get_kernel_argument(regs, 1);
 	struct handed_verdict *h = this_cpu_ptr(&handed);
 	enum msl_kind kind;
+	bool eligible;
 
-	h->verdict = msl_gate_step(lruvec, sc, site);
+	h->verdict = msl_gate_step(lruvec, sc, site, &eligible);
 	h->sc = sc;
 	h->lruvec = lruvec;
 	h->sp = kernel_stack_pointer(regs);
@@ -115,7 +117,8 @@ static int account_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 	kind = msl_reclaim_kind(sc);
 	if (kind == MSL_KIND_TARGETED && !msl_count_targeted())
 		return 1;
-	msl_account_begin((struct msl_gated_call *)ri->data, lruvec, sc, kind);
+	msl_account_begin((struct msl_gated_call *)ri->data, lruvec, sc, kind,
+			  eligible);
 	return 0;
 }
 

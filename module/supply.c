@@ -5,13 +5,19 @@
  * SUPPLY_PERIOD, so that nothing is counted while nothing is reclaimed and
  * the reclaim path reads one word.
  *
- * Only cold pages count, the ones reclaim takes without first finding
- * them unused: the inactive lists of the classic LRU, the generations of
- * MGLRU older than its two youngest (set_initial_priority() weighs the
- * same), per memcg and node, from the memcg's own lists; whether memcgs
- * other than the root hold anything is asked of all their pages.
- * Anonymous pages count where the memcg and its ancestors have swap room;
- * whether the reclaimer may swap and there is swap left is the reader's
+ * Only cold file pages count, the ones reclaim takes without first
+ * finding them unused: the inactive lists of the classic LRU, the
+ * generations of MGLRU older than its two youngest (set_initial_priority()
+ * weighs the same), per memcg and node, from the memcg's own lists;
+ * whether memcgs other than the root hold anything is asked of all their
+ * pages.  Anonymous pages count hot and cold, where the memcg and its
+ * ancestors have swap room: the reader only asks whether there are any,
+ * and reclaim deactivates hot ones as it needs them (the classic LRU
+ * rebalances its anonymous lists at every pass, and scans both types
+ * alike at its last); counting the cold ones alone read none for a
+ * moment while a neighbour still held 200 MiB of shmem that swap had room
+ * for, and the depth bound then took protected page cache (t-71 on 7.3).
+ * Whether the reclaimer may swap and there is swap left is the reader's
  * to add.
  *
  * The count walks every memcg under rcu_read_lock(), deciding each as a
@@ -19,6 +25,7 @@
  * memcg, ten milliseconds a second at most on a host with 10,000 memcgs
  * under constant reclaim.  It holds no reference and allocates nothing.
  */
+#include <linux/atomic.h>
 #include <linux/cgroup.h>
 #include <linux/jiffies.h>
 #include <linux/memcontrol.h>
@@ -27,6 +34,8 @@
 #include <linux/page_counter.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+
+#include <memcg_softlimit/depth.h>
 
 #include "levels.h"
 #include "msl_trace.h"
@@ -49,6 +58,20 @@ struct node_count {
 };
 /* The work's own: one count runs at a time (one work item). */
 static struct node_count *counts;
+
+/*
+ * What reclaim scanned and took from the eligible memcgs, per node: added
+ * to by the accounting kretprobes (atomics, no lock), read by the count,
+ * which keeps the totals it last read to measure the flow in between.
+ */
+struct node_flow {
+	atomic_long_t scanned, reclaimed;
+};
+static struct node_flow *flows;
+struct flow_seen {
+	unsigned long scanned, reclaimed;
+};
+static struct flow_seen *flows_seen;
 
 static void count_supply(struct work_struct *work);
 static DECLARE_WORK(supply_work, count_supply);
@@ -158,16 +181,42 @@ static void count_memcg(const struct msl_params *params,
 		c->file += file;
 		c->others_file |= !is_root && lru_pages(lruvec, 1, false);
 		if (room) {
+			anon = lru_pages(lruvec, 0, false);
 			c->anon += anon;
-			c->others_anon |= !is_root && lru_pages(lruvec, 0, false);
+			c->others_anon |= !is_root && anon;
 		}
 	}
 }
 
-static u64 word_of(const struct node_count *c)
+void msl_supply_note_flow(int nid, unsigned long scanned,
+			  unsigned long reclaimed)
+{
+	struct node_flow *f = &flows[nid];
+
+	atomic_long_add(scanned, &f->scanned);
+	atomic_long_add(reclaimed, &f->reclaimed);
+}
+
+/* The node's flow since the last count: giving (depth.h) or not. */
+static bool flow_giving(int nid)
+{
+	unsigned long scanned = atomic_long_read(&flows[nid].scanned);
+	unsigned long reclaimed = atomic_long_read(&flows[nid].reclaimed);
+	struct flow_seen *seen = &flows_seen[nid];
+	bool giving = msl_depth_giving(scanned - seen->scanned,
+				       reclaimed - seen->reclaimed,
+				       READ_ONCE(msl_test_depth_slack));
+
+	seen->scanned = scanned;
+	seen->reclaimed = reclaimed;
+	return giving;
+}
+
+static u64 word_of(const struct node_count *c, bool giving)
 {
 	return min(c->file, MSL_SUPPLY_PAGES_MAX) |
 	       min(c->anon, MSL_SUPPLY_PAGES_MAX) << MSL_SUPPLY_PAGES_BITS |
+	       (giving ? MSL_SUPPLY_GIVING : 0) |
 	       (c->others_file ? MSL_SUPPLY_OTHERS_FILE : 0) |
 	       (c->others_anon ? MSL_SUPPLY_OTHERS_ANON : 0) |
 	       (c->protects ? MSL_SUPPLY_PROTECTS : 0) | MSL_SUPPLY_KNOWN;
@@ -190,7 +239,7 @@ static void count_supply(struct work_struct *work)
 		count_memcg(&params, mem_cgroup_from_css(pos));
 	rcu_read_unlock();
 	for_each_node_state(nid, N_MEMORY) {
-		u64 word = word_of(&counts[nid]);
+		u64 word = word_of(&counts[nid], flow_giving(nid));
 
 		WRITE_ONCE(msl_supply_words[nid], word);
 		trace_supply(nid, word, nr_protected);
@@ -221,9 +270,12 @@ int msl_supply_init(void)
 	msl_supply_words = kcalloc(nr_node_ids, sizeof(*msl_supply_words),
 				   GFP_KERNEL);
 	counts = kcalloc(nr_node_ids, sizeof(*counts), GFP_KERNEL);
+	flows = kcalloc(nr_node_ids, sizeof(*flows), GFP_KERNEL);
+	flows_seen = kcalloc(nr_node_ids, sizeof(*flows_seen), GFP_KERNEL);
 	supply_wq = alloc_workqueue("memcg_softlimit_supply",
 				    WQ_UNBOUND | WQ_MEM_RECLAIM, 1);
-	if (!msl_supply_words || !counts || !supply_wq) {
+	if (!msl_supply_words || !counts || !flows || !flows_seen ||
+	    !supply_wq) {
 		msl_supply_exit();
 		return -ENOMEM;
 	}
@@ -242,6 +294,10 @@ void msl_supply_exit(void)
 	}
 	kfree(counts);
 	counts = NULL;
+	kfree(flows);
+	flows = NULL;
+	kfree(flows_seen);
+	flows_seen = NULL;
 	kfree(msl_supply_words);
 	msl_supply_words = NULL;
 }

@@ -15,15 +15,17 @@
 
 /*
  * A node's word: cold file pages of the eligible memcgs, the root's own
- * included (bits 0-29), their cold anonymous pages where they have swap
- * room (bits 30-59), saturating; whether memcgs other than the root hold
- * file or anonymous pages, hot or cold (V8 2/2: "nothing but the root
- * eligible"); whether the node holds pages of a memcg the policy
- * protects.  0 until the first count, and once it is stale: nothing
- * known.
+ * included (bits 0-28), their anonymous pages, hot and cold, where they
+ * have swap room (bits 29-57), saturating at 2 TiB; whether reclaim took
+ * pages from them since the last count at a fair efficiency (depth.h's
+ * giving); whether memcgs other than the root hold file or anonymous
+ * pages, hot or cold (V8 2/2: "nothing but the root eligible"); whether
+ * the node holds pages of a memcg the policy protects.  0 until the first
+ * count, and once it is stale: nothing known.
  */
-#define MSL_SUPPLY_PAGES_BITS	30
+#define MSL_SUPPLY_PAGES_BITS	29
 #define MSL_SUPPLY_PAGES_MAX	((1ULL << MSL_SUPPLY_PAGES_BITS) - 1)
+#define MSL_SUPPLY_GIVING	(1ULL << 59)
 #define MSL_SUPPLY_OTHERS_FILE	(1ULL << 60)
 #define MSL_SUPPLY_OTHERS_ANON	(1ULL << 61)
 #define MSL_SUPPLY_PROTECTS	(1ULL << 62)
@@ -67,6 +69,13 @@ static inline unsigned long msl_supply_protected_memcgs(void)
 	return READ_ONCE(msl_supply_nr_protected);
 }
 
+/*
+ * A gated call of kswapd or direct reclaim on a memcg the policy reclaims
+ * on its own account (policy.h's msl_reason_eligible()) scanned and
+ * reclaimed these pages on @nid: the eligible memcgs' flow.
+ */
+void msl_supply_note_flow(int nid, unsigned long scanned,
+			  unsigned long reclaimed);
 /* A pass of global reclaim began: count again if the last count is old. */
 void msl_supply_kick(void);
 int msl_supply_init(void);

@@ -34,4 +34,18 @@
  */
 int msl_depth_floor(u64 supply, u64 request, int slack);
 
+/*
+ * The bound judges a supply counted now, which says nothing of what flows
+ * through it: a neighbour streaming through the page cache holds few cold
+ * pages at any moment, none while reclaim has just drained them, and
+ * gives every page reclaim scans.  So the count also measures what the
+ * eligible memcgs gave since the last one: where reclaim took at least
+ * MSL_GIVING_MIN pages from them at an efficiency of one in
+ * 2^@slack or better (the measure the bound stands for), they are giving
+ * and no pass is too deep for them.
+ */
+#define MSL_GIVING_MIN		32
+
+bool msl_depth_giving(u64 scanned, u64 reclaimed, int slack);
+
 #endif /* MSL_DEPTH_H */

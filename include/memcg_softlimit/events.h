@@ -28,8 +28,9 @@
  *					      doublings since the last quiet)
  * memcg_softlimit:supply     one per node at each count of what the
  *	memcgs a first pass reclaims hold there (at most ten a second)
- *	nid file anon			     (their cold pages; anonymous where
- *					      they have swap room)
+ *	nid file anon			     (their cold file pages; their
+ *					      anonymous pages where they have
+ *					      swap room)
  *	others_file others_anon		     (memcgs but the root hold any)
  *	protects nr_protected		     (the node holds protected pages;
  *					      memcgs the policy protects)

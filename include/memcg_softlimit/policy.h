@@ -123,6 +123,18 @@ static inline bool msl_reason_skips(unsigned int reason)
 	       reason == MSL_REASON_EXCESS_SHARE;
 }
 
+/*
+ * The reasons that reclaim a memcg on its own account, as a first pass
+ * would: the pages they give are the eligible supply's (supply.h), not a
+ * fallback's.
+ */
+static inline bool msl_reason_eligible(unsigned int reason)
+{
+	return reason == MSL_REASON_ROOT || reason == MSL_REASON_OVER ||
+	       reason == MSL_REASON_ANCESTOR_OVER ||
+	       reason == MSL_REASON_NONE_OVER || reason == MSL_REASON_DYING;
+}
+
 /* priority_threshold's value for the progress gate ("auto"). */
 #define MSL_THRESHOLD_AUTO	(-1)
 

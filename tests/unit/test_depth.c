@@ -74,6 +74,26 @@ static void monotonic(void)
 	}
 }
 
+/*
+ * A stream gives what is scanned (t-71's S on 7.3: its cold pages counted
+ * 0 while it gave thousands a second); a trickle of hot pages gives one in
+ * many; nothing scanned, or a handful reclaimed, is no flow.
+ */
+static void giving(void)
+{
+	CHECK(msl_depth_giving(4000, 3900, MSL_DEPTH_SLACK));
+	CHECK(msl_depth_giving(8000, 1000, MSL_DEPTH_SLACK));
+	CHECK(!msl_depth_giving(8000, 999, MSL_DEPTH_SLACK));
+	CHECK(!msl_depth_giving(100000, 200, MSL_DEPTH_SLACK));
+	CHECK(!msl_depth_giving(0, 0, MSL_DEPTH_SLACK));
+	CHECK(!msl_depth_giving(31, 31, MSL_DEPTH_SLACK));
+	CHECK(msl_depth_giving(MSL_GIVING_MIN, MSL_GIVING_MIN,
+			       MSL_DEPTH_SLACK));
+	/* A bad slack gives nothing rather than a shift out of range. */
+	CHECK(!msl_depth_giving(4000, 3900, -1));
+	CHECK(!msl_depth_giving(4000, 3900, 64));
+}
+
 int main(void)
 {
 	RUN("depth", large_supply_first_pass_only);
@@ -82,5 +102,6 @@ int main(void)
 	RUN("depth", tiny_supply_every_pass);
 	RUN("depth", edges);
 	RUN("depth", monotonic);
+	RUN("depth", giving);
 	return 0;
 }

@@ -901,6 +901,17 @@ static void policy_names_parse(void)
 	      MSL_REASON_RETRY == 11);
 	CHECK(!strcmp(msl_reason_name(MSL_REASON_RETRY), "retry"));
 	CHECK(!msl_reason_skips(MSL_REASON_RETRY));
+	/* The eligible supply's flow: a policy's reclaim, not a fallback's. */
+	CHECK(msl_reason_eligible(MSL_REASON_OVER));
+	CHECK(msl_reason_eligible(MSL_REASON_ANCESTOR_OVER));
+	CHECK(msl_reason_eligible(MSL_REASON_ROOT));
+	CHECK(msl_reason_eligible(MSL_REASON_NONE_OVER));
+	CHECK(msl_reason_eligible(MSL_REASON_DYING));
+	CHECK(!msl_reason_eligible(MSL_REASON_NOTHING_ELIGIBLE));
+	CHECK(!msl_reason_eligible(MSL_REASON_RETRY));
+	CHECK(!msl_reason_eligible(MSL_REASON_DRY_SPELL));
+	CHECK(!msl_reason_eligible(MSL_REASON_DEPTH));
+	CHECK(!msl_reason_eligible(MSL_REASON_UNDER));
 }
 
 static void parameters_parse(void)
