@@ -11,10 +11,12 @@
 # cgroups' file pages alone.  Before it did, the protected cgroups lost
 # 40-60% of their page cache here, some of it while they were being
 # filled, and nothing went to swap.  Swap holds all of the neighbours'
-# shmem with room to spare: where it runs out, memory.low too must give
-# way at some point (on 7.3 with lru_gen off, one round in two with 320
-# MiB of swap for the 320 MiB of shmem, the module's dry spells gave P's
-# cache away with 319 MiB of it in use, where memory.low held at 315).
+# shmem with room to spare (where it runs out, memory.low too must give
+# way at some point).  Once N's and W's shmem is all in swap only S's
+# stream gives, holding few cold pages at any moment: counted by what it
+# held, the module's depth bound and kswapd's retry took 7-67% of P's
+# cache in one run in two to six on 7.3 with lru_gen off, until the module
+# measured what the eligible cgroups give (docs/design.md).
 # While the protected cgroups are being filled beside N's shmem, kswapd's
 # boosted reclaim (which may not swap) found nothing eligible and took
 # 6-11% of their cache on 6.1 with cgroup v2, until the module left boosted
