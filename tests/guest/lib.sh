@@ -63,6 +63,15 @@ json_doc() {
 	printf 'JSON %s %s %s\n' "$MSL_TEST" "$1" "$(tr '\n' ' ' <"$2")" >>"$MSL_RESULTS" 2>/dev/null || true
 }
 
+# prom_doc LABEL FILE: a metrics file the tool wrote, to the host, where
+# tests/run has promtool check it and, for a test's "up" and "down" files,
+# Debian's node_exporter serve them to Debian's Prometheus evaluating the
+# shipped rules (tests/prom/guest.sh; results prom/<test>/<label>/...).
+prom_doc() {
+	[ -s "$2" ] || fail "prom_doc $1: $2 is empty"
+	printf 'PROM %s %s %s\n' "$MSL_TEST" "$1" "$(base64 -w 0 <"$2")" >>"$MSL_RESULTS" 2>/dev/null || true
+}
+
 # fail MSG: fail the test now (exit 1) with MSG as the reason.
 # Careful: inside $(...) or a pipeline, exit only leaves that subshell.
 fail() {

@@ -9,7 +9,10 @@
 # memcg_softlimit_up 1 with the module and 0 without, and never keeps
 # counters once the module is gone; counters never go down (the module
 # reloaded, a cgroup removed) and every cgroup has its series from 0;
-# the module's going and coming is said once; --depth folds.
+# the module's going and coming is said once; --depth folds.  The files
+# with and without the module go to the host (prom_doc), where promtool
+# checks them and Debian's node_exporter and Prometheus evaluate the
+# shipped rules on them.
 [ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
 UNITS=$MSL_PAYLOAD/systemd
 SVC=$UNITS/memcg-softlimit-metrics.service
@@ -71,6 +74,7 @@ assert_true "the state beside it" test -s "$PROM.state"
 assert_true "every cgroup from 0" grep -qx 'memcg_softlimit_decisions_total{cgroup="/S",reason="retry"} 0' "$PROM"
 never_down "$MSL_SCRATCH/before.prom" "$PROM"
 cp "$PROM" "$MSL_SCRATCH/up.prom"
+prom_doc up "$PROM"
 
 # --depth: D/x counts into D.  (Not below O: a v2 cgroup with children
 # and +memory for them takes no process, and O streams again below.)
@@ -87,6 +91,7 @@ note "without the module: $(grep -v '^# [HT]' "$PROM" | tr '\n' '|')"
 assert_true "up 0 without the module" grep -qx "memcg_softlimit_up 0" "$PROM"
 assert_false "no stale counters" grep -q '_total' "$PROM"
 assert_true "the file says why" grep -q "^# memcg-softlimit: no memcg_softlimit module for the running kernel" "$PROM"
+prom_doc down "$PROM"
 assert_true "stderr says why too" grep -q "memcg_softlimit_up 0" <<<"$RUN_OUT"
 run_unit
 assert_eq "$RUN_OUT" "" "said once, not at every run"

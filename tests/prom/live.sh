@@ -1,13 +1,16 @@
 #!/bin/bash
-# tests/prom/live.sh DOWN.prom UP.prom RULES: Debian's own
+# tests/prom/live.sh DOWN.prom UP.prom RULES [PREFIX]: Debian's own
 # prometheus-node-exporter serves a textfile memcg-softlimit wrote, and
 # Debian's prometheus scrapes it and evaluates RULES: first UP.prom (the
 # module loaded: the recording rules have values), then DOWN.prom (the
 # module absent: MemcgSoftlimitModuleAbsent goes pending).  Both listen on
-# loopback ports of their own and are stopped at the end.  RESULT lines.
+# loopback ports of their own and are stopped at the end.  RESULT lines,
+# named PREFIX/... (default unit/prometheus/live).
 set -u -o pipefail
 DOWN=$1 UP=$2 RULES=$3
-P=unit/prometheus/live
+P=${4:-unit/prometheus/live}
+# The recording rule counts the cgroups UP gives a soft limit.
+LIMITED=$(grep -c '^memcg_softlimit_soft_limit_bytes{' "$UP")
 W=$(mktemp -d)
 NE_PID= PR_PID=
 cleanup() {
@@ -69,8 +72,8 @@ prometheus --config.file="$W/prometheus.yml" --storage.tsdb.path="$W/data" \
 PR_PID=$!
 wait_for 60 'memcg_softlimit_up' 1
 result prometheus_scrapes_it $((! $?)) "$(tail -n 3 "$W/prom.log" | tr '\n' ' ')"
-wait_for 30 'instance:memcg_softlimit_limited_cgroups:count' 1
-result recording_rules_evaluated $((! $?)) "instance:memcg_softlimit_limited_cgroups:count is '$(query 'instance:memcg_softlimit_limited_cgroups:count')'"
+wait_for 30 'instance:memcg_softlimit_limited_cgroups:count' "$LIMITED"
+result recording_rules_evaluated $((! $?)) "instance:memcg_softlimit_limited_cgroups:count is '$(query 'instance:memcg_softlimit_limited_cgroups:count')', not $LIMITED"
 cp "$DOWN" "$W/textfile/memcg_softlimit.prom.tmp" && mv "$W/textfile/memcg_softlimit.prom.tmp" "$W/textfile/memcg_softlimit.prom"
 wait_for 30 'count(ALERTS{alertname="MemcgSoftlimitModuleAbsent",alertstate="pending"})' 1
 result module_absent_alert_pending $((! $?)) "memcg_softlimit_up is '$(query memcg_softlimit_up)'; $(grep -m2 -i 'err' "$W/prom.log" | tr '\n' ' ')"

@@ -438,6 +438,15 @@ collect_results() {
 				>>"$LOG_DIR/$log_name.json-check.txt"
 		add_results "$config" "$LOG_DIR/$log_name.json-check.txt"
 	fi
+	# The metrics files they sent (lib.sh's prom_doc), through promtool and
+	# Debian's node_exporter and Prometheus with the shipped rules.
+	if grep -q '^PROM ' "$LOG_DIR/$log_name.results.txt" 2>/dev/null; then
+		"$REPO/tests/prom/guest.sh" "$LOG_DIR/$log_name.results.txt" prom \
+			>"$LOG_DIR/$log_name.prom-check.txt" 2>&1 ||
+			echo "RESULT FAIL prom/check tests/prom/guest.sh failed: ${LOG_DIR#"$REPO"/}/$log_name.prom-check.txt" \
+				>>"$LOG_DIR/$log_name.prom-check.txt"
+		add_results "$config" "$LOG_DIR/$log_name.prom-check.txt"
+	fi
 }
 
 # crashed_before_tests LOG_NAME: the boot's kernel died before the runner
