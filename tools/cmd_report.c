@@ -241,20 +241,108 @@ static int print_one(const struct msl_cmdline *cl, struct msl_table *out,
 	return 0;
 }
 
+/*
+ * Every event of @file into @r (with --between-snapshots, the times of
+ * each cgroup's snapshots first).  0, or -1 with why said.
+ */
+static int read_events(const struct msl_cmdline *cl, const char *file,
+		       struct report *r)
+{
+	int n, found;
+
+	if (cl->between) {
+		/* First the times of each cgroup's snapshots, then the events. */
+		struct report times = { .sink.snap_times = &r->snap_times };
+
+		n = read_file(file, &times);
+		if (n == -2)
+			return -1;
+		if (n < 0)
+			goto fail_read;
+		r->sink.window = &r->snap_times;
+	}
+	found = read_file(file, r);
+	if (found == -2)
+		return -1;
+	if (found < 0)
+		goto fail_read;
+	if (!found) {
+		msl_err("%s has no memcg_softlimit events: record with trace-cmd record -e memcg_softlimit",
+			file);
+		return -1;
+	}
+	if (r->fmt.missing[0])
+		msl_warn("event fields not in the recording (counted as 0): %s",
+			 r->fmt.missing);
+	if (r->sink.nr_missed_events)
+		msl_warn("the recording lost %llu events: counts are low",
+			 (unsigned long long)r->sink.nr_missed_events);
+	return 0;
+fail_read:
+	msl_err("cannot read the events of %s", file);
+	return -1;
+}
+
+/*
+ * The tables to print: the activity counted (one per interval), or the
+ * last snapshot; their rows named.  0, or -1 with why said.
+ */
+static int pick_tables(const struct msl_cmdline *cl, const char *file,
+		       struct report *r, struct msl_cgmap *map,
+		       struct msl_print *pr)
+{
+	size_t i, matched = 0;
+	struct msl_table *out;
+
+	if (cl->snapshot) {
+		if (!r->snaps.nr_done) {
+			msl_err("%s has no complete snapshot (echo 1 > %s while recording, or memcg-softlimit stat)",
+				file, MSL_CTL_SNAPSHOT);
+			return -1;
+		}
+		if (r->snaps.last_missing)
+			msl_warn("the last snapshot lacks %llu cgroups (lost events)",
+				 (unsigned long long)r->snaps.last_missing);
+		r->activity = &r->snaps.last;
+		r->nactivity = 1;
+	} else if (cl->between && r->snaps.nr_done < 2) {
+		msl_err("%s has %llu complete snapshots, --between-snapshots needs two (memcg-softlimit stat, twice, while recording)",
+			file, (unsigned long long)r->snaps.nr_done);
+		return -1;
+	}
+	for (i = 0; i < r->nactivity; i++) {
+		out = &r->activity[i];
+		if (!cl->snapshot) {
+			/* The activity has no snapshot_done: say what it is counted from. */
+			out->seq = r->snaps.nr_done ? r->snaps.last.seq : 0;
+			out->nr_tracked = out->n;
+		}
+		name_rows(cl, out, &r->paths, map, pr);
+		matched += !cl->cgroup || any_under(out, cl->cgroup);
+	}
+	if (!matched) {
+		msl_err("-c %s: no cgroup of the recording is %s or below it%s",
+			cl->cgroup, cl->cgroup, cl->ids ?
+			" (with --ids no cgroup has a path: leave out -c)" : "");
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_report(const struct msl_cmdline *cl)
 {
 	struct msl_print pr = {
 		.source = "events", .all = cl->all, .bytes = cl->bytes,
 		.no_paths = cl->ids, .cgroup = cl->cgroup, .command = "report",
 	};
-	size_t ncols, i, matched = 0;
+	size_t ncols, i;
 	const struct msl_coldef *defs = msl_counter_columns(&ncols);
 	const char *file = cl->args[0];
 	struct msl_cgmap map = { 0 };
-	struct msl_table *out, one = { 0 };
+	struct msl_table one = { 0 };
 	struct report r;
-	int n, found, ret;
 	double since;
+	int ret;
 
 	ret = msl_cols_from_cmdline(cl, defs, ncols, msl_counter_default_cols,
 				    &pr.cols);
@@ -279,66 +367,8 @@ static int cmd_report(const struct msl_cmdline *cl)
 	r.sink.activity = r.activity;
 	r.sink.nactivity = r.nactivity;
 	r.sink.paths = &r.paths;
-	if (cl->between) {
-		/* First the times of each cgroup's snapshots, then the events. */
-		struct report times = { .sink.snap_times = &r.snap_times };
-
-		n = read_file(file, &times);
-		if (n == -2)
-			goto out;
-		if (n < 0)
-			goto fail_read;
-		r.sink.window = &r.snap_times;
-	}
-	found = read_file(file, &r);
-	if (found == -2)
+	if (read_events(cl, file, &r) || pick_tables(cl, file, &r, &map, &pr))
 		goto out;
-	if (found < 0)
-		goto fail_read;
-	if (!found) {
-		msl_err("%s has no memcg_softlimit events: record with trace-cmd record -e memcg_softlimit",
-			file);
-		goto out;
-	}
-	if (r.fmt.missing[0])
-		msl_warn("event fields not in the recording (counted as 0): %s",
-			 r.fmt.missing);
-	if (r.sink.nr_missed_events)
-		msl_warn("the recording lost %llu events: counts are low",
-			 (unsigned long long)r.sink.nr_missed_events);
-
-	if (cl->snapshot) {
-		if (!r.snaps.nr_done) {
-			msl_err("%s has no complete snapshot (echo 1 > %s while recording, or memcg-softlimit stat)",
-				file, MSL_CTL_SNAPSHOT);
-			goto out;
-		}
-		if (r.snaps.last_missing)
-			msl_warn("the last snapshot lacks %llu cgroups (lost events)",
-				 (unsigned long long)r.snaps.last_missing);
-		r.activity = &r.snaps.last;
-		r.nactivity = 1;
-	} else if (cl->between && r.snaps.nr_done < 2) {
-		msl_err("%s has %llu complete snapshots, --between-snapshots needs two (memcg-softlimit stat, twice, while recording)",
-			file, (unsigned long long)r.snaps.nr_done);
-		goto out;
-	}
-	for (i = 0; i < r.nactivity; i++) {
-		out = &r.activity[i];
-		if (!cl->snapshot) {
-			/* The activity has no snapshot_done: say what it is counted from. */
-			out->seq = r.snaps.nr_done ? r.snaps.last.seq : 0;
-			out->nr_tracked = out->n;
-		}
-		name_rows(cl, out, &r.paths, &map, &pr);
-		matched += !cl->cgroup || any_under(out, cl->cgroup);
-	}
-	if (!matched) {
-		msl_err("-c %s: no cgroup of the recording is %s or below it%s",
-			cl->cgroup, cl->cgroup, cl->ids ?
-			" (with --ids no cgroup has a path: leave out -c)" : "");
-		goto out;
-	}
 	since = pr.since;
 	for (i = 0; i < r.nactivity; i++) {
 		if (r.sink.step) {
@@ -349,9 +379,6 @@ static int cmd_report(const struct msl_cmdline *cl)
 			goto out;
 	}
 	ret = MSL_EXIT_OK;
-	goto out;
-fail_read:
-	msl_err("cannot read the events of %s", file);
 out:
 	msl_snapcoll_free(&r.snaps);
 	for (i = 0; r.activity != &r.snaps.last && i < r.nactivity; i++)

@@ -86,9 +86,70 @@ static int module_absent(const struct msl_cmdline *cl,
 	return MSL_EXIT_OK;
 }
 
-static int cmd_stat(const struct msl_cmdline *cl)
+/*
+ * A snapshot each INTERVAL (one without), into the exporter's file and
+ * printed (with INTERVAL, what each interval added).  An exit status.
+ */
+static int snapshots(const struct msl_cmdline *cl, struct msl_live *live,
+		     struct msl_cgmap *map, struct msl_cgfs *fs,
+		     struct msl_exporter *ex, struct msl_print *pr)
 {
 	struct msl_table prev = { 0 }, cur = { 0 }, delta = { 0 }, *out;
+	int ret = MSL_EXIT_ERR;
+	const char *why;
+	long n;
+
+	for (n = 0;; n++) {
+		if (msl_live_snapshot(live, &cur, &why)) {
+			if (msl_stop)
+				break;
+			msl_err("%s", why);
+			if (cl->prometheus && !msl_module_loaded())
+				msl_exporter_write(ex, NULL, NULL, why);
+			goto out;
+		}
+		pr->time = now();
+		msl_table_resolve_fresh(&cur, map, fs);
+		/* By path: the file reads the same way from one run to the next. */
+		msl_table_sort(&cur, MSL_SORT_PATH, false);
+		if (cl->prometheus && msl_exporter_write(ex, &cur, map, NULL))
+			goto out;
+		out = &cur;
+		if (cl->interval > 0) {
+			if (n > 0) {
+				if (msl_table_delta(&delta, &cur, &prev)) {
+					msl_err("out of memory");
+					goto out;
+				}
+				out = &delta;
+				pr->delta = true;
+				pr->interval = cl->interval;
+			}
+			if (msl_table_copy(&prev, &cur)) {
+				msl_err("out of memory");
+				goto out;
+			}
+		}
+		if (!cl->quiet && (cl->interval == 0 || n > 0))
+			print(cl, out, pr);
+		/* Nobody reads us any more (main says so): stop. */
+		if (ferror(stdout))
+			break;
+		if (cl->interval == 0 || (cl->count > 0 && n >= cl->count))
+			break;
+		if (msl_sleep(cl->interval))
+			break;
+	}
+	ret = MSL_EXIT_OK;
+out:
+	msl_table_free(&prev);
+	msl_table_free(&cur);
+	msl_table_free(&delta);
+	return ret;
+}
+
+static int cmd_stat(const struct msl_cmdline *cl)
+{
 	struct msl_print pr = {
 		.source = "snapshot", .all = cl->all, .bytes = cl->bytes,
 		.timestamp = cl->timestamp, .command = "stat",
@@ -102,7 +163,6 @@ static int cmd_stat(const struct msl_cmdline *cl)
 	const char *why;
 	struct msl_cgfs fs;
 	int ret = MSL_EXIT_ERR;
-	long n;
 
 	ret = msl_cols_from_cmdline(cl, defs, ncols, msl_counter_default_cols,
 				    &pr.cols);
@@ -137,55 +197,11 @@ static int cmd_stat(const struct msl_cmdline *cl)
 			ret = module_absent(cl, &ex, &pr, why);
 		goto out;
 	}
-	for (n = 0;; n++) {
-		if (msl_live_snapshot(&live, &cur, &why)) {
-			if (msl_stop)
-				break;
-			msl_err("%s", why);
-			if (cl->prometheus && !msl_module_loaded())
-				msl_exporter_write(&ex, NULL, NULL, why);
-			goto out;
-		}
-		pr.time = now();
-		msl_table_resolve_fresh(&cur, &map, &fs);
-		/* By path: the file reads the same way from one run to the next. */
-		msl_table_sort(&cur, MSL_SORT_PATH, false);
-		if (cl->prometheus && msl_exporter_write(&ex, &cur, &map, NULL))
-			goto out;
-		out = &cur;
-		if (cl->interval > 0) {
-			if (n > 0) {
-				if (msl_table_delta(&delta, &cur, &prev)) {
-					msl_err("out of memory");
-					goto out;
-				}
-				out = &delta;
-				pr.delta = true;
-				pr.interval = cl->interval;
-			}
-			if (msl_table_copy(&prev, &cur)) {
-				msl_err("out of memory");
-				goto out;
-			}
-		}
-		if (!cl->quiet && (cl->interval == 0 || n > 0))
-			print(cl, out, &pr);
-		/* Nobody reads us any more (main says so): stop. */
-		if (ferror(stdout))
-			break;
-		if (cl->interval == 0 || (cl->count > 0 && n >= cl->count))
-			break;
-		if (msl_sleep(cl->interval))
-			break;
-	}
-	ret = MSL_EXIT_OK;
+	ret = snapshots(cl, &live, &map, &fs, &ex, &pr);
 out:
 	if (cl->prometheus)
 		msl_exporter_close(&ex);
 	msl_live_close(&live);
-	msl_table_free(&prev);
-	msl_table_free(&cur);
-	msl_table_free(&delta);
 	msl_cgmap_free(&map);
 	return ret;
 }

@@ -9,24 +9,19 @@
  * only); on the classic LRU, memory.stat's active lists, a bound from
  * above.  With INTERVAL, the largest of COUNT readings.  --write FILE:
  * the suggestions as a rules file that apply takes (suggest_file.c).
+ * The readings themselves are suggest_sample.c's.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statfs.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <memcg_softlimit/control.h>
 #include <memcg_softlimit/policy.h>
 
 #include "absence.h"
 #include "cgroup.h"
 #include "json.h"
-#include "module.h"
 #include "msl.h"
 #include "opts.h"
 #include "output.h"
@@ -34,47 +29,11 @@
 #include "size.h"
 #include "softlimit.h"
 #include "suggest.h"
+#include "suggest_sample.h"
 #include "trace.h"
-#include "workingset.h"
 
-#define LRU_GEN_ENABLED		"/sys/kernel/mm/lru_gen/enabled"
-#define DEBUGFS			"/sys/kernel/debug"
-#define LRU_GEN_FILE		DEBUGFS "/lru_gen"
-#define DEBUGFS_MAGIC		0x64626720
-#define LOCKDOWN		"/sys/kernel/security/lockdown"
 #define DEFAULT_AGE_MS		(5 * 60 * 1000ULL)
 #define DEFAULT_HEADROOM	10
-
-/* A cgroup below PATH with a memcg of its own, as last read. */
-struct row {
-	uint64_t id;
-	char *path;
-	int depth;
-	struct msl_reuse_span span;
-	struct msl_limit lim;
-	bool have_peak, have_low;
-	uint64_t peak, low;
-};
-
-struct suggest {
-	const struct msl_cmdline *cl;
-	struct msl_target at;		/* the hierarchy, PATH in it */
-	bool mglru, loaded;
-	uint64_t age_ms, page_size;
-	unsigned int headroom;
-	struct row *rows;		/* tree order, as last walked */
-	size_t n;
-	int base;			/* the depth drawn at the left */
-	double time;			/* of the last reading */
-};
-
-static bool mglru_enabled(void)
-{
-	char buf[32];
-
-	return msl_read_file(LRU_GEN_ENABLED, buf, sizeof(buf)) > 0 &&
-	       (strtoul(buf, NULL, 0) & 1);
-}
 
 /* "30s", "5m", "1500ms": as --age takes it back. */
 static const char *duration_text(uint64_t ms, char *buf, size_t len)
@@ -90,194 +49,10 @@ static const char *duration_text(uint64_t ms, char *buf, size_t len)
 	return buf;
 }
 
-/* Why lru_gen cannot be read, said in words: an exit status. */
-static int lru_gen_unreadable(int err)
-{
-	char lockdown[256] = "";
-	struct statfs st;
-
-	if (err == EACCES || err == EPERM) {
-		if (msl_read_file(LOCKDOWN, lockdown, sizeof(lockdown)) > 0 &&
-		    !strstr(lockdown, "[none]")) {
-			lockdown[strcspn(lockdown, "\n")] = '\0';
-			msl_err("cannot read %s: kernel lockdown (%s) closes debugfs, where MGLRU keeps its generations; on this kernel suggest can only run with lru_gen disabled (memory.stat's estimate)",
-				LRU_GEN_FILE, lockdown);
-		} else {
-			msl_err("cannot read %s: %s: MGLRU keeps its generations in debugfs, which only root can read",
-				LRU_GEN_FILE, strerror(err));
-		}
-	} else if (err == ENOENT &&
-		   (statfs(DEBUGFS, &st) || st.f_type != DEBUGFS_MAGIC)) {
-		msl_err("debugfs is not mounted: MGLRU keeps its generations in %s (mount -t debugfs none %s)",
-			LRU_GEN_FILE, DEBUGFS);
-	} else {
-		msl_err("cannot read %s: %s", LRU_GEN_FILE, strerror(err));
-	}
-	return MSL_EXIT_ERR;
-}
-
-/* One reading of lru_gen: 0, or an exit status with why said. */
-static int read_lru_gen(const struct suggest *s, struct msl_lru_gen *g)
-{
-	const char *why = NULL;
-	size_t len;
-	char *text;
-	int ret;
-
-	text = msl_read_all(LRU_GEN_FILE, &len);
-	if (!text)
-		return lru_gen_unreadable(errno);
-	ret = msl_lru_gen_parse(text, len, s->age_ms, g, &why);
-	free(text);
-	if (ret) {
-		msl_err("cannot read %s: %s", LRU_GEN_FILE, why);
-		return MSL_EXIT_ERR;
-	}
-	return 0;
-}
-
-static void read_stat(const struct suggest *s, const char *cgpath,
-		      struct msl_stat_workingset *w)
-{
-	char path[PATH_MAX * 2], *text;
-
-	msl_cg_fspath(&s->at.fs, cgpath, path, sizeof(path));
-	strncat(path, "/memory.stat", sizeof(path) - strlen(path) - 1);
-	text = msl_read_all(path, NULL);
-	msl_stat_workingset_parse(text ? text : "", w);
-	free(text);
-}
-
-/*
- * The row of @id in the last reading.  Walks keep their order, so the
- * search starts where the last one ended: one step each, usually.
- */
-static struct row *find_row(struct row *rows, size_t n, uint64_t id,
-			    size_t *hint)
-{
-	size_t i, k;
-
-	for (k = 0; k < n; k++) {
-		i = (*hint + k) % n;
-		if (rows[i].id == id) {
-			*hint = i + 1;
-			return &rows[i];
-		}
-	}
-	return NULL;
-}
-
-/* One cgroup's reading into @r (its span carried from earlier ones). */
-static void read_row(const struct suggest *s, const struct msl_lru_gen *g,
-		     const struct msl_v2limits *v2, struct row *r)
-{
-	struct msl_stat_workingset w;
-	struct msl_reuse reuse;
-	uint64_t usage = 0;
-
-	read_stat(s, r->path, &w);
-	msl_cg_usage(&s->at.fs, r->path, &usage);
-	if (s->mglru)
-		msl_reuse_from_lru_gen(g, r->path, s->page_size, &reuse);
-	else
-		msl_reuse_from_stat(&w, &reuse);
-	msl_reuse_set_stat(&reuse, usage, &w);
-	msl_reuse_span_add(&r->span, &reuse);
-	r->have_peak = !msl_cg_read_u64(&s->at.fs, r->path, s->at.fs.version == 2 ?
-					"memory.peak" :
-					"memory.max_usage_in_bytes", &r->peak);
-	r->have_low = s->at.fs.version == 2 &&
-		      !msl_cg_read_u64(&s->at.fs, r->path, "memory.low", &r->low);
-	if (msl_limit_get(&s->at.fs, r->path, v2, &r->lim))
-		r->lim.src = MSL_LIMIT_UNSET;
-}
-
-static void free_rows(struct row *rows, size_t n)
-{
-	while (n)
-		free(rows[--n].path);
-	free(rows);
-}
-
-/*
- * One reading of every cgroup below PATH: the rows of this walk, each
- * with the span its id had (a cgroup made since starts one, a cgroup
- * gone is dropped).  0, or an exit status with why said.
- */
-static int take_sample(struct suggest *s)
-{
-	struct msl_v2limits v2 = { 0 };
-	struct msl_lru_gen g = { 0 };
-	struct msl_cgmap map = { 0 };
-	struct row *rows = NULL, *old;
-	size_t i, n = 0, hint = 0;
-	struct timeval tv;
-	int ret;
-
-	if (s->mglru) {
-		ret = read_lru_gen(s, &g);
-		if (ret)
-			return ret;
-	}
-	s->loaded = msl_module_loaded();
-	if (s->at.fs.version == 2 && s->loaded && msl_v2limits_load(&v2))
-		msl_warn("cannot read %s: soft limits shown as unset",
-			 MSL_CTL_LIMITS);
-	ret = msl_cgmap_build(&map, &s->at.fs);
-	if (!ret) {
-		rows = calloc(map.n ? map.n : 1, sizeof(*rows));
-		if (!rows)
-			ret = -ENOMEM;
-	}
-	if (ret) {
-		msl_err("cannot walk %s: %s", s->at.fs.mount, strerror(-ret));
-		ret = MSL_EXIT_ERR;
-		goto out;
-	}
-	gettimeofday(&tv, NULL);
-	s->time = (double)tv.tv_sec + tv.tv_usec / 1e6;
-	s->base = -1;
-	for (i = 0; i < map.n; i++) {
-		const struct msl_cgnode *node = &map.nodes[i];
-		struct row *r = &rows[n];
-
-		/* The root has no soft limit: it is never a row. */
-		if (node->depth == 0 || !msl_path_under(s->at.path, node->path) ||
-		    !msl_cg_has_memcg(&s->at.fs, node->path))
-			continue;
-		r->path = strdup(node->path);
-		if (!r->path) {
-			msl_err("out of memory");
-			ret = MSL_EXIT_ERR;
-			goto out;
-		}
-		r->id = node->id;
-		r->depth = node->depth;
-		if (s->base < 0 || node->depth < s->base)
-			s->base = node->depth;
-		old = find_row(s->rows, s->n, node->id, &hint);
-		if (old)
-			r->span = old->span;
-		read_row(s, &g, &v2, r);
-		n++;
-	}
-	free_rows(s->rows, s->n);
-	s->rows = rows;
-	s->n = n;
-	rows = NULL;
-	n = 0;
-	ret = 0;
-out:
-	free_rows(rows, n);
-	msl_cgmap_free(&map);
-	msl_v2limits_free(&v2);
-	msl_lru_gen_free(&g);
-	return ret;
-}
-
 /* What its soft limit keeps of its usage now (false: nothing does). */
-static bool protected_now(const struct suggest *s, const struct row *r,
-			  uint64_t usage, uint64_t *bytes)
+static bool protected_now(const struct msl_suggest *s,
+			  const struct msl_suggest_row *r, uint64_t usage,
+			  uint64_t *bytes)
 {
 	bool max = r->lim.src == MSL_LIMIT_MAX ||
 		   (r->lim.src == MSL_LIMIT_V1 &&
@@ -327,7 +102,7 @@ static void cell_size(struct libscols_line *ln, size_t col, uint64_t bytes,
 	scols_line_set_data(ln, col, buf);
 }
 
-static void fill(const struct suggest *s, const struct row *r,
+static void fill(const struct msl_suggest *s, const struct msl_suggest_row *r,
 		 const struct msl_cols *cols, struct libscols_line *ln)
 {
 	const struct msl_cmdline *cl = s->cl;
@@ -406,7 +181,7 @@ static void fill(const struct suggest *s, const struct row *r,
 	}
 }
 
-static int print_table(const struct suggest *s, const struct msl_cols *cols)
+static int print_table(const struct msl_suggest *s, const struct msl_cols *cols)
 {
 	struct libscols_line **parents, *ln;
 	struct libscols_table *tb;
@@ -436,7 +211,7 @@ static int print_table(const struct suggest *s, const struct msl_cols *cols)
 }
 
 /* What the table's words mean here, under it (as tree's footer). */
-static void print_footer(const struct suggest *s, unsigned int samples)
+static void print_footer(const struct msl_suggest *s, unsigned int samples)
 {
 	bool unknown = false, partial = false;
 	struct msl_reuse e;
@@ -480,7 +255,7 @@ static void json_opt_u64(FILE *f, const char *key, bool have, uint64_t v)
 		fputs("null", f);
 }
 
-static void print_json(const struct suggest *s, unsigned int samples)
+static void print_json(const struct msl_suggest *s, unsigned int samples)
 {
 	struct msl_reuse e;
 	FILE *f = stdout;
@@ -504,7 +279,7 @@ static void print_json(const struct suggest *s, unsigned int samples)
 	msl_json_key(f, "cgroups");
 	fputc('[', f);
 	for (i = 0; i < s->n; i++) {
-		const struct row *r = &s->rows[i];
+		const struct msl_suggest_row *r = &s->rows[i];
 
 		msl_reuse_span_result(&r->span, &e);
 		fprintf(f, "%s\n{\"id\":%llu", i ? "," : "",
@@ -530,7 +305,7 @@ static void print_json(const struct suggest *s, unsigned int samples)
 }
 
 /* --write FILE's text: a rule, or why none, per row. */
-static int write_rules(const struct suggest *s, const char *file,
+static int write_rules(const struct msl_suggest *s, const char *file,
 		       bool replace)
 {
 	struct msl_suggestion *sg = calloc(s->n ? s->n : 1, sizeof(*sg));
@@ -582,13 +357,13 @@ static const struct msl_optuse suggest_opts[] = {
 
 static int cmd_suggest(const struct msl_cmdline *cl)
 {
-	struct suggest s = { .cl = cl };
+	struct msl_suggest s = { .cl = cl };
 	unsigned int samples = 0;
 	struct msl_cols cols;
 	bool replace = false;
 	int ret;
 
-	s.mglru = mglru_enabled();
+	s.mglru = msl_suggest_mglru_enabled();
 	ret = msl_cols_from_cmdline(cl, suggest_cols, NR_COLS, s.mglru ?
 				    suggest_default_cols :
 				    suggest_default_cols_classic, &cols);
@@ -613,7 +388,7 @@ static int cmd_suggest(const struct msl_cmdline *cl)
 	}
 	msl_signals_install();
 	for (;;) {
-		ret = take_sample(&s);
+		ret = msl_suggest_sample(&s);
 		if (ret)
 			goto out;
 		samples++;
@@ -636,7 +411,7 @@ static int cmd_suggest(const struct msl_cmdline *cl)
 	}
 	ret = cl->write ? write_rules(&s, cl->write, replace) : MSL_EXIT_OK;
 out:
-	free_rows(s.rows, s.n);
+	msl_suggest_rows_free(s.rows, s.n);
 	return ret;
 }
 

@@ -333,104 +333,131 @@ static int screen(FILE *f, const struct msl_table *t, const struct screen *s)
 	return 0;
 }
 
-static int cmd_top(const struct msl_cmdline *cl)
-{
-	struct msl_table prev = { 0 }, cur = { 0 }, delta = { 0 };
-	struct msl_v2limits v2 = { 0 };
-	struct msl_cgmap map = { 0 };
-	struct msl_live live = { 0 };
-	struct screen s = { .cl = cl, .v2 = &v2 };
-	bool batch = cl->batch || cl->json;
-	char filter[PATH_MAX];
+/* What top holds from one screen to the next. */
+struct top {
+	struct screen s;
 	struct msl_module m;
-	struct timespec now;
+	struct msl_v2limits v2;
 	struct msl_cgfs fs;
+	struct msl_cgmap map;
+	struct msl_live live;
+	struct msl_table prev, cur, delta;
+	bool batch;
+};
+
+/*
+ * The screen of one interval: what the counters gained since the last
+ * one, the cgroups' limits as they are now.  0, or -1 with why said.
+ */
+static int next_screen(struct top *t)
+{
+	const struct msl_cmdline *cl = t->s.cl;
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	t->s.time = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	if (msl_table_delta(&t->delta, &t->cur, &t->prev) ||
+	    msl_table_copy(&t->prev, &t->cur)) {
+		msl_err("out of memory");
+		return -1;
+	}
+	msl_module_read(&t->m);
+	msl_v2limits_free(&t->v2);
+	if (t->fs.version == 2)
+		msl_v2limits_load(&t->v2);
+	msl_table_resolve_fresh(&t->delta, &t->map, &t->fs);
+	msl_table_sort(&t->delta, cl->sort_set ? cl->sort :
+		       MSL_SORT_DECISIONS, cl->reverse);
+	if (!t->batch)
+		fputs("\033[H\033[2J", stdout);
+	if (screen(stdout, &t->delta, &t->s)) {
+		msl_err("out of memory");
+		return -1;
+	}
+	if (t->batch && !cl->json)
+		putchar('\n');
+	fflush(stdout);
+	return 0;
+}
+
+/* Screens until COUNT, q or a signal: an exit status. */
+static int screens(struct top *t)
+{
+	const struct msl_cmdline *cl = t->s.cl;
 	const char *why;
-	int ret;
 	long n;
 
-	ret = msl_cols_from_cmdline(cl, top_cols, NR_COLS, top_default_cols,
-				    &s.cols);
-	if (ret)
-		return ret < 0 ? MSL_EXIT_USAGE : MSL_EXIT_OK;
-	s.interval = cl->interval > 0 ? cl->interval : 2;
-	s.fs = &fs;
-	s.m = &m;
-	if (!isatty(STDOUT_FILENO))
-		batch = true;
-	if (msl_open_fs(&fs))
-		return MSL_EXIT_ERR;
-	if (cl->cgroup) {
-		ret = msl_cg_filter(&fs, cl->cgroup, filter, sizeof(filter));
-		if (ret)
-			return ret;
-		s.cgroup = filter;
-	}
-	ret = MSL_EXIT_ERR;
-	msl_signals_install();
-	if (msl_cgmap_build(&map, &fs)) {
-		msl_err("cannot walk %s", fs.mount);
+	if (msl_live_snapshot(&t->live, &t->prev, &why)) {
+		msl_err("%s", why);
 		return MSL_EXIT_ERR;
 	}
-	if (msl_live_open(&live, map.n, &why)) {
-		msl_err("%s", why);
-		goto out;
-	}
-	if (msl_live_snapshot(&live, &prev, &why)) {
-		msl_err("%s", why);
-		goto out;
-	}
-	if (!batch) {
+	if (!t->batch) {
 		tty_setup();
 		printf("\033[H\033[2J%s top: first screen in %.1f s (q quits)\n",
-		       MSL_PROG, s.interval);
+		       MSL_PROG, t->s.interval);
 		fflush(stdout);
 	}
 	for (n = 0; cl->count < 0 || n < cl->count; n++) {
-		if (wait_key(s.interval))
+		if (wait_key(t->s.interval))
 			break;
-		if (msl_live_snapshot(&live, &cur, &why)) {
+		if (msl_live_snapshot(&t->live, &t->cur, &why)) {
 			if (msl_stop)
 				break;
 			msl_err("%s", why);
-			goto out;
+			return MSL_EXIT_ERR;
 		}
-		clock_gettime(CLOCK_REALTIME, &now);
-		s.time = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-		if (msl_table_delta(&delta, &cur, &prev) ||
-		    msl_table_copy(&prev, &cur)) {
-			msl_err("out of memory");
-			goto out;
-		}
-		msl_module_read(&m);
-		msl_v2limits_free(&v2);
-		if (fs.version == 2)
-			msl_v2limits_load(&v2);
-		msl_table_resolve_fresh(&delta, &map, &fs);
-		msl_table_sort(&delta, cl->sort_set ? cl->sort :
-			       MSL_SORT_DECISIONS, cl->reverse);
-		if (!batch)
-			fputs("\033[H\033[2J", stdout);
-		if (screen(stdout, &delta, &s)) {
-			msl_err("out of memory");
-			goto out;
-		}
-		if (batch && !cl->json)
-			putchar('\n');
-		fflush(stdout);
+		if (next_screen(t))
+			return MSL_EXIT_ERR;
 		/* Nobody reads us any more (main says so): stop. */
 		if (ferror(stdout))
 			break;
 	}
-	ret = MSL_EXIT_OK;
-out:
+	return MSL_EXIT_OK;
+}
+
+static int cmd_top(const struct msl_cmdline *cl)
+{
+	struct top t = { .s = { .cl = cl } };
+	char filter[PATH_MAX];
+	const char *why;
+	int ret;
+
+	t.s.v2 = &t.v2;
+	t.batch = cl->batch || cl->json;
+	ret = msl_cols_from_cmdline(cl, top_cols, NR_COLS, top_default_cols,
+				    &t.s.cols);
+	if (ret)
+		return ret < 0 ? MSL_EXIT_USAGE : MSL_EXIT_OK;
+	t.s.interval = cl->interval > 0 ? cl->interval : 2;
+	t.s.fs = &t.fs;
+	t.s.m = &t.m;
+	if (!isatty(STDOUT_FILENO))
+		t.batch = true;
+	if (msl_open_fs(&t.fs))
+		return MSL_EXIT_ERR;
+	if (cl->cgroup) {
+		ret = msl_cg_filter(&t.fs, cl->cgroup, filter, sizeof(filter));
+		if (ret)
+			return ret;
+		t.s.cgroup = filter;
+	}
+	ret = MSL_EXIT_ERR;
+	msl_signals_install();
+	if (msl_cgmap_build(&t.map, &t.fs)) {
+		msl_err("cannot walk %s", t.fs.mount);
+		return MSL_EXIT_ERR;
+	}
+	if (msl_live_open(&t.live, t.map.n, &why))
+		msl_err("%s", why);
+	else
+		ret = screens(&t);
 	tty_restore();
-	msl_live_close(&live);
-	msl_v2limits_free(&v2);
-	msl_table_free(&prev);
-	msl_table_free(&cur);
-	msl_table_free(&delta);
-	msl_cgmap_free(&map);
+	msl_live_close(&t.live);
+	msl_v2limits_free(&t.v2);
+	msl_table_free(&t.prev);
+	msl_table_free(&t.cur);
+	msl_table_free(&t.delta);
+	msl_cgmap_free(&t.map);
 	return ret;
 }
 

@@ -2,8 +2,8 @@
 /*
  * tree: every cgroup of the memory hierarchy with its usage and soft limit,
  * over or under, what the first pass of global reclaim would decide now
- * (msl_decide() on its chain), and its decision totals (one snapshot);
- * drawn by libsmartcols, which also gives -o and --raw; --json is
+ * (firstpass.c: msl_decide() on its chain), and its decision totals (one
+ * snapshot); drawn by libsmartcols, which also gives -o and --raw; --json is
  * json.c's vocabulary, every field, nested "children" as lsblk's.
  */
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include "counters.h"
 #include "escape.h"
 #include "explain.h"
+#include "firstpass.h"
 #include "json.h"
 #include "module.h"
 #include "msl.h"
@@ -29,104 +30,6 @@
 #include "size.h"
 #include "softlimit.h"
 #include "trace.h"
-
-struct node_info {
-	struct msl_level level;		/* usage and limit in pages */
-	bool has_memcg;
-	int parent;			/* index, -1 for the root */
-};
-
-struct walk {
-	const struct node_info *info;
-	int at;
-};
-
-static bool next_level(void *opaque, struct msl_level *level)
-{
-	struct walk *w = opaque;
-
-	if (w->at < 0 || w->info[w->at].parent < 0)
-		return false;		/* the root is never a level */
-	*level = w->info[w->at].level;
-	w->at = w->info[w->at].parent;
-	return true;
-}
-
-static void fill_info(const struct msl_cgfs *fs, const struct msl_cgmap *map,
-		      const struct msl_v2limits *v2, struct node_info *info,
-		      uint64_t ps)
-{
-	int stack[512];
-	struct msl_limit lim;
-	uint64_t usage;
-	size_t i;
-
-	for (i = 0; i < map->n; i++) {
-		const struct msl_cgnode *n = &map->nodes[i];
-		struct node_info *in = &info[i];
-
-		if (n->depth < 512)
-			stack[n->depth] = (int)i;
-		in->parent = n->depth > 0 && n->depth <= 512 ?
-			     stack[n->depth - 1] : -1;
-		in->level.cgroup_id = n->id;
-		in->level.src = MSL_LIMIT_UNSET;
-		in->has_memcg = msl_cg_has_memcg(fs, n->path);
-		if (!msl_cg_usage(fs, n->path, &usage))
-			in->level.usage = usage / ps;
-		if (n->depth > 0 && !msl_limit_get(fs, n->path, v2, &lim)) {
-			in->level.src = lim.src;
-			in->level.soft_limit = lim.bytes / ps;
-		}
-	}
-}
-
-/*
- * walk: whether another child of each node's parent is over, as the
- * module reads it (children with a memcg of their own), in O(n).
- */
-static void fill_sibling_over(const struct msl_cgmap *map,
-			      const struct msl_params *params,
-			      struct node_info *info)
-{
-	unsigned int *over = calloc(map->n ? map->n : 1, sizeof(*over));
-	size_t i;
-
-	if (!over)
-		return;
-	for (i = 0; i < map->n; i++)
-		if (info[i].parent >= 0 && info[i].has_memcg &&
-		    msl_level_over(params, &info[i].level))
-			over[info[i].parent]++;
-	for (i = 0; i < map->n; i++)
-		if (info[i].parent >= 0)
-			info[i].level.sibling_over =
-				over[info[i].parent] >
-				(info[i].has_memcg &&
-				 msl_level_over(params, &info[i].level));
-	free(over);
-}
-
-/*
- * excess: the largest excess of any memcg below the root now; the share
- * of each eligible memcg is its excess over this.
- */
-static uint64_t largest_excess(const struct msl_cgmap *map,
-			       const struct msl_params *params,
-			       const struct node_info *info)
-{
-	uint64_t e, max = 0;
-	size_t i;
-
-	for (i = 0; i < map->n; i++) {
-		if (info[i].parent < 0 || !info[i].has_memcg)
-			continue;
-		e = msl_level_excess(params, &info[i].level);
-		if (e > max)
-			max = e;
-	}
-	return max;
-}
 
 enum {
 	COL_CGROUP, COL_ID, COL_USAGE, COL_SOFT_LIMIT, COL_LIMIT, COL_OVER,
@@ -166,10 +69,10 @@ struct tree {
 	const struct msl_cgfs *fs;
 	const struct msl_cgmap *map;
 	const struct msl_module *m;
-	const struct node_info *info;
+	const struct msl_firstpass *fp;
 	const struct msl_table *snap;	/* NULL: no counters */
 	struct msl_cols cols;
-	uint64_t excess_max, ps;
+	uint64_t ps;
 };
 
 static void cell_size(struct libscols_line *ln, size_t col, uint64_t bytes,
@@ -192,37 +95,16 @@ static void cell_u64(struct libscols_line *ln, size_t col, uint64_t v)
 	scols_line_set_data(ln, col, buf);
 }
 
-/*
- * What a first pass decides now; under excess, the share of first-pass
- * steps that reclaim it (100 elsewhere).
- */
-static void decide_first_pass(const struct tree *t, size_t i,
-			      struct msl_decision *d, unsigned int *pct)
-{
-	const struct msl_cgnode *n = &t->map->nodes[i];
-	struct msl_step step = {
-		.kind = MSL_KIND_KSWAPD,
-		.is_root = n->depth == 0,
-		.effective_priority = MSL_DEF_PRIORITY,
-	};
-	struct walk wk = { t->info, (int)i };
-
-	msl_decide(&t->m->params, &step, next_level, &wk, d);
-	*pct = msl_policy_ops(t->m->params.policy)->weighs_excess &&
-	       d->verdict == MSL_RECLAIM && d->excess ?
-	       msl_excess_percent(d->excess, t->excess_max) : 100;
-}
-
 /* "reclaim (over)", "reclaim 63% (over)" under excess. */
 static void first_pass(const struct tree *t, size_t i, char *fp, size_t len)
 {
 	struct msl_decision d;
 	unsigned int pct;
 
-	decide_first_pass(t, i, &d, &pct);
+	msl_firstpass_decide(t->fp, i, &d, &pct);
 	if (pct < 100)
 		snprintf(fp, len, "%s %s%u%% (%s)", msl_verdict_name(d.verdict),
-			 d.excess * 100 < t->excess_max ? "<" : "", pct,
+			 d.excess * 100 < t->fp->excess_max ? "<" : "", pct,
 			 msl_reason_name(d.reason));
 	else
 		snprintf(fp, len, "%s (%s)", msl_verdict_name(d.verdict),
@@ -242,7 +124,7 @@ static void json_opt_u64(FILE *f, const char *key, bool have, uint64_t v)
 static void json_node(FILE *f, const struct tree *t, size_t i)
 {
 	const struct msl_cgnode *n = &t->map->nodes[i];
-	const struct node_info *in = &t->info[i];
+	const struct msl_firstpass_node *in = &t->fp->node[i];
 	struct msl_limit lim = { in->level.src, in->level.soft_limit * t->ps };
 	bool root = n->depth == 0, memcg = in->has_memcg || root;
 	const struct msl_row *row = t->snap ? msl_table_find(t->snap, n->id) :
@@ -264,7 +146,7 @@ static void json_node(FILE *f, const struct tree *t, size_t i)
 	}
 	msl_json_key(f, "first_pass");
 	if (memcg) {
-		decide_first_pass(t, i, &d, &pct);
+		msl_firstpass_decide(t->fp, i, &d, &pct);
 		fputs("{\"verdict\":", f);
 		msl_put_json_str(f, msl_verdict_name(d.verdict));
 		msl_json_str(f, "reason", msl_reason_name(d.reason));
@@ -283,7 +165,7 @@ static void fill(struct libscols_line *ln, size_t i, int base,
 		 const struct tree *t)
 {
 	const struct msl_cgnode *n = &t->map->nodes[i];
-	const struct node_info *in = &t->info[i];
+	const struct msl_firstpass_node *in = &t->fp->node[i];
 	struct msl_limit lim = { in->level.src, in->level.soft_limit * t->ps };
 	bool root = n->depth == 0, memcg = in->has_memcg || root;
 	const struct msl_row *row = t->snap ? msl_table_find(t->snap, n->id) :
@@ -414,20 +296,58 @@ static int print_tree(const struct tree *t, size_t first)
 	return 0;
 }
 
+/*
+ * The decision totals of one snapshot into @snap: NULL when there are
+ * none (not asked for, no module, or said why not).
+ */
+static const struct msl_table *read_counters(const struct msl_cmdline *cl,
+					     const struct msl_module *m,
+					     const struct msl_cgmap *map,
+					     struct msl_table *snap)
+{
+	struct msl_live live = { 0 };
+	const char *why;
+
+	if (cl->no_counters || !m->loaded)
+		return NULL;
+	if (msl_live_open(&live, map->n, &why) ||
+	    msl_live_snapshot(&live, snap, &why)) {
+		msl_warn("no decision totals: %s", why);
+		msl_live_close(&live);
+		return NULL;
+	}
+	msl_live_close(&live);
+	return snap;
+}
+
+/* Under the table: what FIRST_PASS was decided with. */
+static void print_footer(const struct msl_module *m)
+{
+	char msg[PATH_MAX * 3];
+
+	if (!m->loaded)
+		printf("# %s; FIRST_PASS with the module's default parameters\n",
+		       msl_module_absent_why());
+	else if (msl_policy_ops(m->params.policy)->weighs_excess)
+		printf("# FIRST_PASS under policy %s: a share (N%%) is the part of first-pass steps that reclaim the cgroup (the others skip it, excess_share), its excess over the largest now\n",
+		       msl_policy_name(m->params.policy));
+	else
+		printf("# FIRST_PASS under policy %s, %s\n",
+		       msl_policy_name(m->params.policy),
+		       msl_params_fmt(&m->params, msg, sizeof(msg)));
+}
+
 static int cmd_tree(const struct msl_cmdline *cl)
 {
 	char msg[PATH_MAX * 3];
 	struct msl_v2limits v2 = { 0 };
 	struct msl_table snap = { 0 };
 	struct msl_cgmap map = { 0 };
-	struct node_info *info = NULL;
-	struct msl_live live = { 0 };
+	struct msl_firstpass fp = { 0 };
 	struct tree t = { .cl = cl };
-	const struct msl_policy_ops *ops;
 	struct msl_module m;
 	struct msl_target at;
 	size_t first = 0;
-	const char *why;
 	int ret;
 
 	ret = msl_cols_from_cmdline(cl, tree_cols, NR_COLS, tree_default_cols,
@@ -441,7 +361,6 @@ static int cmd_tree(const struct msl_cmdline *cl)
 	msl_module_read(&m);
 	if (cl->policy >= 0)
 		m.params.policy = cl->policy;
-	ops = msl_policy_ops(m.params.policy);
 	t.ps = (uint64_t)sysconf(_SC_PAGESIZE);
 	ret = at.fs.version == 2 && m.loaded ? msl_v2limits_load(&v2) : 0;
 	if (ret)
@@ -453,29 +372,16 @@ static int cmd_tree(const struct msl_cmdline *cl)
 		ret = MSL_EXIT_ERR;
 		goto out;
 	}
-	if (!cl->no_counters && m.loaded) {
-		if (msl_live_open(&live, map.n, &why) ||
-		    msl_live_snapshot(&live, &snap, &why))
-			msl_warn("no decision totals: %s", why);
-		else
-			t.snap = &snap;
-		msl_live_close(&live);
-	}
+	t.snap = read_counters(cl, &m, &map, &snap);
 	/* No totals: no empty columns for them, unless -o asked. */
 	if (!t.snap && !cl->output && !cl->wide)
 		msl_cols_select(tree_cols, NR_COLS, tree_default_cols_nocounts,
 				NULL, &t.cols, msg, sizeof(msg));
-	info = calloc(map.n ? map.n : 1, sizeof(*info));
-	if (!info) {
+	if (msl_firstpass_read(&fp, &at.fs, &map, &v2, &m.params, t.ps)) {
 		msl_err("out of memory");
 		ret = MSL_EXIT_ERR;
 		goto out;
 	}
-	fill_info(&at.fs, &map, &v2, info, t.ps);
-	if (ops->reads_siblings)
-		fill_sibling_over(&map, &m.params, info);
-	if (ops->weighs_excess)
-		t.excess_max = largest_excess(&map, &m.params, info);
 	while (first < map.n && map.nodes[first].id != at.id)
 		first++;
 	if (first == map.n) {
@@ -486,7 +392,7 @@ static int cmd_tree(const struct msl_cmdline *cl)
 	t.fs = &at.fs;
 	t.map = &map;
 	t.m = &m;
-	t.info = info;
+	t.fp = &fp;
 	if (cl->json) {
 		print_tree_json(&t, first);
 	} else if (print_tree(&t, first)) {
@@ -494,21 +400,11 @@ static int cmd_tree(const struct msl_cmdline *cl)
 		ret = MSL_EXIT_ERR;
 		goto out;
 	}
-	if (!cl->json && !cl->raw && !cl->noheadings) {
-		if (!m.loaded)
-			printf("# %s; FIRST_PASS with the module's default parameters\n",
-			       msl_module_absent_why());
-		else if (ops->weighs_excess)
-			printf("# FIRST_PASS under policy %s: a share (N%%) is the part of first-pass steps that reclaim the cgroup (the others skip it, excess_share), its excess over the largest now\n",
-			       msl_policy_name(m.params.policy));
-		else
-			printf("# FIRST_PASS under policy %s, %s\n",
-			       msl_policy_name(m.params.policy),
-			       msl_params_fmt(&m.params, msg, sizeof(msg)));
-	}
+	if (!cl->json && !cl->raw && !cl->noheadings)
+		print_footer(&m);
 	ret = MSL_EXIT_OK;
 out:
-	free(info);
+	msl_firstpass_free(&fp);
 	msl_cgmap_free(&map);
 	msl_v2limits_free(&v2);
 	msl_table_free(&snap);

@@ -38,7 +38,10 @@ struct msl_metrics {
 	int up;				/* last run: 1, 0, -1 unknown */
 	char why[512];			/* why it was down */
 };
-/* 0 (none yet is fine), 1 when unusable (start afresh), -errno. */
+/*
+ * metrics_state.c: FILE.state.  0 (none yet is fine), 1 when unusable
+ * (start afresh), -errno.
+ */
 int msl_metrics_load(struct msl_metrics *m, const char *file);
 int msl_metrics_save(const struct msl_metrics *m, const char *file);
 void msl_metrics_free(struct msl_metrics *m);
@@ -57,5 +60,11 @@ const char *msl_metrics_rollup(const char *path, int depth, char *buf,
 /* Records up/down and why; true when that differs from the last run. */
 bool msl_metrics_state_changed(struct msl_metrics *m, bool up,
 			       const char *why);
+/* The series of @cgroup, made at 0 if new; NULL: no memory. */
+struct msl_series *msl_metrics_series(struct msl_metrics *m,
+				      const char *cgroup);
+/* A series' counts one by one (the state file's order), 0 to NR - 1. */
+#define MSL_METRICS_NR_COUNTS	(MSL_NR_REASONS + 2 * MSL_NR_KINDS)
+uint64_t *msl_metrics_count(struct msl_counts *c, int i);
 
 #endif /* MSL_TOOL_METRICS_H */
