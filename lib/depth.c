@@ -14,11 +14,11 @@ static int log2_floor(u64 x)
 	return n;
 }
 
-bool msl_depth_giving(u64 scanned, u64 reclaimed, int slack)
+bool msl_depth_giving(u64 scanned, u64 reclaimed, u64 refaulted, int slack)
 {
 	if (slack < 0 || slack > 16 || reclaimed < MSL_GIVING_MIN)
 		return false;
-	return reclaimed >= (scanned >> slack);
+	return reclaimed >= (scanned >> slack) && refaulted < reclaimed / 2;
 }
 
 int msl_depth_floor(u64 supply, u64 request, int slack)

@@ -69,7 +69,7 @@ struct node_flow {
 };
 static struct node_flow *flows;
 struct flow_seen {
-	unsigned long scanned, reclaimed;
+	unsigned long scanned, reclaimed, refaulted;
 };
 static struct flow_seen *flows_seen;
 
@@ -197,18 +197,34 @@ void msl_supply_note_flow(int nid, unsigned long scanned,
 	atomic_long_add(reclaimed, &f->reclaimed);
 }
 
+/*
+ * The node's workingset refaults, anonymous and file: its counters less
+ * what the CPUs have not folded in yet (node_page_state() is not exported
+ * to modules), which is all a comparison over 100 ms needs.
+ */
+static unsigned long node_refaults(int nid)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+
+	return atomic_long_read(&pgdat->vm_stat[WORKINGSET_REFAULT_ANON]) +
+	       atomic_long_read(&pgdat->vm_stat[WORKINGSET_REFAULT_FILE]);
+}
+
 /* The node's flow since the last count: giving (depth.h) or not. */
 static bool flow_giving(int nid)
 {
 	unsigned long scanned = atomic_long_read(&flows[nid].scanned);
 	unsigned long reclaimed = atomic_long_read(&flows[nid].reclaimed);
+	unsigned long refaulted = node_refaults(nid);
 	struct flow_seen *seen = &flows_seen[nid];
 	bool giving = msl_depth_giving(scanned - seen->scanned,
 				       reclaimed - seen->reclaimed,
+				       refaulted - seen->refaulted,
 				       READ_ONCE(msl_test_depth_slack));
 
 	seen->scanned = scanned;
 	seen->reclaimed = reclaimed;
+	seen->refaulted = refaulted;
 	return giving;
 }
 
@@ -267,6 +283,8 @@ void msl_supply_kick(void)
 
 int msl_supply_init(void)
 {
+	int nid;
+
 	msl_supply_words = kcalloc(nr_node_ids, sizeof(*msl_supply_words),
 				   GFP_KERNEL);
 	counts = kcalloc(nr_node_ids, sizeof(*counts), GFP_KERNEL);
@@ -279,6 +297,8 @@ int msl_supply_init(void)
 		msl_supply_exit();
 		return -ENOMEM;
 	}
+	for_each_node_state(nid, N_MEMORY)
+		flows_seen[nid].refaulted = node_refaults(nid);
 	kicked_at = jiffies;
 	count_supply(NULL);
 	return 0;

@@ -42,10 +42,15 @@ int msl_depth_floor(u64 supply, u64 request, int slack);
  * eligible memcgs gave since the last one: where reclaim took at least
  * MSL_GIVING_MIN pages from them at an efficiency of one in
  * 2^@slack or better (the measure the bound stands for), they are giving
- * and no pass is too deep for them.
+ * and no pass is too deep for them.  Unless what was reclaimed comes back:
+ * pages reclaimed and faulted in again (the node's workingset refaults)
+ * are thrashing, not supply, and where they come to half of what was
+ * reclaimed the memcgs are not giving (a node thrashing on the root's
+ * program text while protected page cache sits untouched is what the
+ * fallbacks are for).
  */
 #define MSL_GIVING_MIN		32
 
-bool msl_depth_giving(u64 scanned, u64 reclaimed, int slack);
+bool msl_depth_giving(u64 scanned, u64 reclaimed, u64 refaulted, int slack);
 
 #endif /* MSL_DEPTH_H */

@@ -131,7 +131,10 @@ for s in decisions-by-reason.bt top-skipped.bt skips-per-second.bt; do
 	out=$MSL_SCRATCH/$s.out
 	assert_true "$s names A1 by path" grep -qE "^cgroup $ida1 is (.*[^a-z_])?$H:/A/A1([^A-Za-z0-9_./-]|\$)" "$out"
 	assert_true "$s names B by path" grep -qE "^cgroup $idb is (.*[^a-z_])?$H:/B([^A-Za-z0-9_./-]|\$)" "$out"
-	assert_eq "$(grep -c "^cgroup $idb is " "$out")" 1 "$s names B once"
+	# Once, or once per CPU at most: the scripts' test-then-set of
+	# @named is not atomic (bpftrace 0.17 has no such operation), and
+	# two CPUs can meet B at the same instant.
+	assert_le "$(grep -c "^cgroup $idb is " "$out")" "$(nproc)" "$s names B once (per CPU at most)"
 done
 out=$MSL_SCRATCH/reclaimed-hist.bt.out
 assert_true "reclaimed-hist.bt names A1 by path" grep -qE "^cgroup $ida1 is (.*[^a-z_])?$H:/A/A1([^A-Za-z0-9_./-]|\$)" "$out"

@@ -77,21 +77,26 @@ static void monotonic(void)
 /*
  * A stream gives what is scanned (t-71's S on 7.3: its cold pages counted
  * 0 while it gave thousands a second); a trickle of hot pages gives one in
- * many; nothing scanned, or a handful reclaimed, is no flow.
+ * many; nothing scanned, or a handful reclaimed, is no flow; pages that
+ * come back as fast as they go are thrashing.
  */
 static void giving(void)
 {
-	CHECK(msl_depth_giving(4000, 3900, MSL_DEPTH_SLACK));
-	CHECK(msl_depth_giving(8000, 1000, MSL_DEPTH_SLACK));
-	CHECK(!msl_depth_giving(8000, 999, MSL_DEPTH_SLACK));
-	CHECK(!msl_depth_giving(100000, 200, MSL_DEPTH_SLACK));
-	CHECK(!msl_depth_giving(0, 0, MSL_DEPTH_SLACK));
-	CHECK(!msl_depth_giving(31, 31, MSL_DEPTH_SLACK));
-	CHECK(msl_depth_giving(MSL_GIVING_MIN, MSL_GIVING_MIN,
+	CHECK(msl_depth_giving(4000, 3900, 0, MSL_DEPTH_SLACK));
+	CHECK(msl_depth_giving(8000, 1000, 0, MSL_DEPTH_SLACK));
+	CHECK(!msl_depth_giving(8000, 999, 0, MSL_DEPTH_SLACK));
+	CHECK(!msl_depth_giving(100000, 200, 0, MSL_DEPTH_SLACK));
+	CHECK(!msl_depth_giving(0, 0, 0, MSL_DEPTH_SLACK));
+	CHECK(!msl_depth_giving(31, 31, 0, MSL_DEPTH_SLACK));
+	CHECK(msl_depth_giving(MSL_GIVING_MIN, MSL_GIVING_MIN, 0,
 			       MSL_DEPTH_SLACK));
+	/* Reclaimed and faulted in again: thrashing, not giving. */
+	CHECK(!msl_depth_giving(4000, 3900, 1950, MSL_DEPTH_SLACK));
+	CHECK(msl_depth_giving(4000, 3900, 1949, MSL_DEPTH_SLACK));
+	CHECK(!msl_depth_giving(4000, 3900, 9000, MSL_DEPTH_SLACK));
 	/* A bad slack gives nothing rather than a shift out of range. */
-	CHECK(!msl_depth_giving(4000, 3900, -1));
-	CHECK(!msl_depth_giving(4000, 3900, 64));
+	CHECK(!msl_depth_giving(4000, 3900, 0, -1));
+	CHECK(!msl_depth_giving(4000, 3900, 0, 64));
 }
 
 int main(void)
