@@ -31,6 +31,7 @@
  *	nid file anon			     (their cold file pages; their
  *					      anonymous pages where they have
  *					      swap room)
+ *	giving				     (they gave since the last count)
  *	others_file others_anon		     (memcgs but the root hold any)
  *	protects nr_protected		     (the node holds protected pages;
  *					      memcgs the policy protects)
