@@ -210,10 +210,12 @@ static void progress_step(int nid, const void *sc, struct msl_step *step)
  * global reclaim that clears sc->may_swap) runs while the node is
  * balanced, to make room for compaction after a fragmenting allocation,
  * and gives up at its first pass that reclaims nothing: nothing it fails
- * to find justifies taking protected pages.  Judged as any other pass, it
- * found nothing eligible (the neighbours' memory it may not swap) and
- * reclaimed the protected cgroups' page cache (t-71 on 6.1: 6-11% of it,
- * beside a neighbour's 200 MiB of shmem that swap had room for).
+ * to find justifies taking protected pages.  Judged as a pass that may
+ * not swap, it found nothing eligible beside a neighbour's 200 MiB of
+ * shmem that swap had room for, and reclaimed the protected cgroups' page
+ * cache (t-71 on 6.1: 6-11% of it).  So a boosted pass judges V8 2/2 as
+ * kswapd's next unboosted pass would (with swap), and gets neither the
+ * depth bound nor the dry spells.
  */
 static bool kswapd_boost(const struct msl_step *step, const void *sc)
 {
@@ -237,15 +239,16 @@ static u64 supply_step(int nid, void *sc, int priority, bool progress,
 {
 	u64 word = msl_supply_word(nid);
 	int slack = READ_ONCE(msl_test_depth_slack);
-	bool swap;
+	bool swap, boost;
 
 	if (!(word & MSL_SUPPLY_KNOWN) || !READ_ONCE(msl_test_supply_param))
 		return U64_MAX;
-	if (kswapd_boost(step, sc))
-		return msl_supply_file(word);
-	swap = msl_sc_may_swap(sc) && get_nr_swap_pages() > 0;
+	boost = kswapd_boost(step, sc);
+	swap = (boost || msl_sc_may_swap(sc)) && get_nr_swap_pages() > 0;
 	step->nothing_eligible = !(word & MSL_SUPPLY_OTHERS_FILE) &&
 				 !(swap && (word & MSL_SUPPLY_OTHERS_ANON));
+	if (boost)
+		return msl_supply_file(word);
 	if (progress && (word & MSL_SUPPLY_PROTECTS) && slack >= 0 &&
 	    !(word & MSL_SUPPLY_GIVING) && !(swap && msl_supply_anon(word)))
 		step->below_floor = priority <
