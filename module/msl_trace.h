@@ -192,9 +192,9 @@ TRACE_EVENT(dry_spell,
  * it: the cold file pages and the anonymous ones (where they have swap
  * room) of the memcgs a first pass would reclaim, whether reclaim took
  * pages from them since the last count at a fair efficiency (giving,
- * depth.h), whether memcgs other
- * than the root hold any pages of each type, whether the node holds
- * protected pages, and how many memcgs the policy protects.
+ * depth.h), whether memcgs other than the root hold any pages of each
+ * type, whether the node holds protected pages, and how many memcgs the
+ * policy protects.
  */
 TRACE_EVENT(supply,
 
