@@ -206,10 +206,33 @@ cgroups_list() { [ -n "$CGROOT" ] && find "$CGROOT" -mindepth 1 -maxdepth 1 -typ
 # --------------------------------------------------------------------------
 # Running one test
 # --------------------------------------------------------------------------
+
+# hang_report PGID LOG: what a test about to run out of time is doing, in
+# one line for its verdict (the only line CI shows): the last thing it
+# said, each of its processes' state, kernel wait channel and, in
+# reclaim or an allocation, the innermost frame of interest, then the
+# machine's memory pressure.  A task looping in the page allocator looks
+# runnable to a hung-task detector: its stack says where it is.
+hang_report() {
+	local pg=$1 log=$2 pid pgid stat wchan comm frame procs=
+	while read -r pid pgid stat wchan comm; do
+		[ "$pgid" = "$pg" ] || continue
+		case $comm in bash | sleep | timeout | tail) continue ;; esac
+		frame=$(grep -m 1 -oE '(__alloc_pages|shrink_[a-z_]+|try_to_free_pages|reclaim_throttle|folio_wait_[a-z_]+|synchronize_[a-z_]+|mutex_lock[a-z_]*|msl_[a-z_]+)' \
+			"/proc/$pid/stack" 2>/dev/null)
+		procs+=" $comm:$stat:$wchan${frame:+:$frame}"
+		# The whole stack goes to the console.
+		{ echo "msl: hang: $pid $comm $stat"; cat "/proc/$pid/stack"; } 2>/dev/null
+	done < <(ps -e -o pid=,pgid=,stat=,wchan:32=,comm= 2>/dev/null)
+	printf 'last: %s; tasks:%s; %s\n' \
+		"$(grep -E '^(note|ok):' "$log" | tail -n 1 | cut -c 1-100)" "${procs:- none}" \
+		"$(awk '/^full/ {print "psi full " $2}' /proc/pressure/memory 2>/dev/null) $(awk '/^MemFree/ {print "free " int($2 / 1024) " MiB"}' /proc/meminfo)"
+}
+
 run_test() {
 	local name=$1 to=$2 path=$GUEST_DIR/$1.sh
 	local log=$RUN/$name.log reason_file=$RUN/$name.reason
-	local verdict reason rc tpid fpid t0 dt cg_before
+	local verdict reason rc tpid fpid hpid t0 t0s dt cg_before
 
 	# bench/run's parts: bench/guest/, the payload's bench/
 	[ -r "$path" ] || [ ! -r "$MSL_PAYLOAD/bench/$name.sh" ] || path=$MSL_PAYLOAD/bench/$name.sh
@@ -222,7 +245,7 @@ run_test() {
 	cg_before=$(cgroups_list)
 	rm -f "$reason_file"
 	echo "===== msl: $name (timeout ${to}s) ====="
-	t0=$EPOCHREALTIME
+	t0=$EPOCHREALTIME t0s=$SECONDS
 	# shellcheck disable=SC2016 # expanded by the inner bash
 	# timeout(1) runs the test in its own process group and kills the whole
 	# group when the time is up.
@@ -232,9 +255,23 @@ run_test() {
 	tpid=$!
 	tail -n +1 -s 0.2 --pid="$tpid" -F "$log" 2>/dev/null &
 	fpid=$!
+	rm -f "$RUN/$name.hang"
+	# Ten seconds before timeout(1) kills it: where it is.  (Polled, so
+	# that no sleep outlives the test.)
+	{
+		while kill -0 "$tpid" 2>/dev/null; do
+			if [ $SECONDS -ge $((t0s + to - 10)) ]; then
+				hang_report "$tpid" "$log" >"$RUN/$name.hang"
+				break
+			fi
+			sleep 1
+		done
+	} &
+	hpid=$!
 	rc=0
 	wait "$tpid" || rc=$?
 	wait "$fpid" 2>/dev/null
+	wait "$hpid" 2>/dev/null
 	dt=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.1f", b - a}')
 	echo "===== msl: $name exited with status $rc after ${dt}s ====="
 
@@ -243,7 +280,10 @@ run_test() {
 	case $rc in
 	0) verdict=PASS reason= ;;
 	77) verdict=SKIP ;;
-	124 | 137) verdict=FAIL reason="timed out after ${to}s${reason:+ ($reason)}" ;;
+	124 | 137)
+		verdict=FAIL reason="timed out after ${to}s${reason:+ ($reason)}"
+		[ -s "$RUN/$name.hang" ] && reason+=" ($(head -n 1 "$RUN/$name.hang"))"
+		;;
 	*) verdict=FAIL reason=${reason:-exit status $rc} ;;
 	esac
 

@@ -33,9 +33,25 @@ run_bt() {
 	fi
 	note "$1 attached in $((SECONDS - t0)) s"
 }
-stop_bt() {
-	kill -INT "$BT_PID"
-	wait "$BT_PID" 2>/dev/null || true
+# stop_bts PID...: SIGINT each script until it exits (it prints its maps
+# first).  bpftrace 0.17 notices a SIGINT only when it interrupts its
+# epoll_wait(): one that lands while it prints an event sets a flag its
+# poll loop never reads, and it runs on (seen hanging this test for 900 s
+# once in ten runs).  A script still there 120 s on fails the test,
+# saying where it is.
+stop_bts() {
+	local pid deadline
+	for pid in "$@"; do
+		deadline=$((SECONDS + 120))
+		while kill -INT "$pid" 2>/dev/null; do
+			wait_until 1 eval "! kill -0 $pid 2>/dev/null" && break
+			if [ $SECONDS -ge $deadline ]; then
+				note "bpftrace $pid: state $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) wchan $(cat "/proc/$pid/wchan" 2>/dev/null)"
+				fail "bpftrace $pid did not exit within 120 s of SIGINTs"
+			fi
+		done
+		wait "$pid" 2>/dev/null || true
+	done
 }
 
 # The scripts count from when they attach, the snapshots between two
@@ -55,6 +71,7 @@ for s in decisions-by-reason.bt top-skipped.bt reclaimed-hist.bt skips-per-secon
 	BT_PIDS+=" $BT_PID"
 done
 snapshot_now
+note "scripts attached: filling the tree, then streaming 512 MiB from S"
 fill_tree
 stream_sparse S 512
 # (MGLRU meets B at a first pass seldom: see case-run.sh)
@@ -63,13 +80,15 @@ for extra in 1 2 3; do
 	note "extra stream $extra: B not skipped yet"
 	stream_sparse S 512
 done
+note "streamed: waiting for reclaim to stop"
 wait_reclaim_quiet
 # Reclaim may still decide between the last snapshot and the scripts'
 # detaching: a script's count lies between the snapshot taken before it
 # is stopped (s2) and the one taken after (s3).
 snapshot_now
-for pid in $BT_PIDS; do kill -INT "$pid"; done
-for pid in $BT_PIDS; do wait "$pid" 2>/dev/null || true; done
+note "stopping the scripts"
+# shellcheck disable=SC2086 # a list of pids
+stop_bts $BT_PIDS
 snapshot_now
 trace_dump >"$MSL_SCRATCH/snap.txt"
 S=$MSL_SCRATCH/snap.txt
