@@ -40,16 +40,18 @@ run_bt() {
 # once in ten runs).  A script still there 120 s on fails the test,
 # saying where it is.
 stop_bts() {
-	local pid deadline
+	local pid deadline n
 	for pid in "$@"; do
-		deadline=$((SECONDS + 120))
+		deadline=$((SECONDS + 120)) n=0
 		while kill -INT "$pid" 2>/dev/null; do
+			n=$((n + 1))
 			wait_until 1 eval "! kill -0 $pid 2>/dev/null" && break
 			if [ $SECONDS -ge $deadline ]; then
 				note "bpftrace $pid: state $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) wchan $(cat "/proc/$pid/wchan" 2>/dev/null)"
 				fail "bpftrace $pid did not exit within 120 s of SIGINTs"
 			fi
 		done
+		[ "$n" -le 1 ] || note "bpftrace $pid exited after $n SIGINTs"
 		wait "$pid" 2>/dev/null || true
 	done
 }
