@@ -33,7 +33,7 @@ run_bt() {
 	fi
 	note "$1 attached in $((SECONDS - t0)) s"
 }
-# stop_bts PID...: SIGINT each script until it exits (it prints its maps
+# stop_bts PID...: SIGINT each script, every 5 s until it exits (it prints its maps
 # first).  bpftrace 0.17 notices a SIGINT only when it interrupts its
 # epoll_wait(): one that lands while it prints an event sets a flag its
 # poll loop never reads, and it runs on (seen hanging this test for 900 s
@@ -45,7 +45,7 @@ stop_bts() {
 		deadline=$((SECONDS + 120)) n=0
 		while kill -INT "$pid" 2>/dev/null; do
 			n=$((n + 1))
-			wait_until 1 eval "! kill -0 $pid 2>/dev/null" && break
+			wait_until 5 eval "! kill -0 $pid 2>/dev/null" && break
 			if [ $SECONDS -ge $deadline ]; then
 				note "bpftrace $pid: state $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) wchan $(cat "/proc/$pid/wchan" 2>/dev/null)"
 				fail "bpftrace $pid did not exit within 120 s of SIGINTs"
