@@ -33,12 +33,12 @@ run_bt() {
 	fi
 	note "$1 attached in $((SECONDS - t0)) s"
 }
-# stop_bts PID...: SIGINT each script, every 5 s until it exits (it prints its maps
-# first).  bpftrace 0.17 notices a SIGINT only when it interrupts its
-# epoll_wait(): one that lands while it prints an event sets a flag its
-# poll loop never reads, and it runs on (seen hanging this test for 900 s
-# once in ten runs).  A script still there 120 s on fails the test,
-# saying where it is.
+# stop_bts PID...: SIGINT each script, every 5 s until it exits (it
+# prints its maps first).  bpftrace 0.17 notices a SIGINT only when it
+# interrupts its epoll_wait(): one that lands while it prints an event
+# sets a flag its poll loop never reads, and it runs on (seen hanging this
+# test for 900 s once in ten runs).  A script still there 120 s on fails
+# the test, saying where it is.
 stop_bts() {
 	local pid deadline n
 	for pid in "$@"; do
