@@ -221,8 +221,8 @@ hang_report() {
 		frame=$(grep -m 1 -oE '(__alloc_pages|shrink_[a-z_]+|try_to_free_pages|reclaim_throttle|folio_wait_[a-z_]+|synchronize_[a-z_]+|mutex_lock[a-z_]*|msl_[a-z_]+)' \
 			"/proc/$pid/stack" 2>/dev/null)
 		procs+=" $comm:$stat:$wchan${frame:+:$frame}"
-		# The whole stack goes to the console.
-		{ echo "msl: hang: $pid $comm $stat"; cat "/proc/$pid/stack"; } 2>/dev/null
+		# The whole stack goes to the console (stderr).
+		{ echo "msl: hang: $pid $comm $stat"; cat "/proc/$pid/stack"; } >&2 2>/dev/null
 	done < <(ps -e -o pid=,pgid=,stat=,wchan:32=,comm= 2>/dev/null)
 	printf 'last: %s; tasks:%s; %s\n' \
 		"$(grep -E '^(note|ok):' "$log" | tail -n 1 | cut -c 1-100)" "${procs:- none}" \
