@@ -16,6 +16,7 @@
 
 #include "absence.h"
 #include "answer.h"
+#include "cgmap.h"
 #include "cgroup.h"
 #include "explain.h"
 #include "module.h"
