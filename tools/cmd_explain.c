@@ -19,6 +19,7 @@
 #include "cgmap.h"
 #include "cgroup.h"
 #include "explain.h"
+#include "explain_json.h"
 #include "module.h"
 #include "msl.h"
 #include "opts.h"
