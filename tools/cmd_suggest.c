@@ -246,15 +246,6 @@ static void print_footer(const struct msl_suggest *s, unsigned int samples)
 		       msl_module_absent_why());
 }
 
-static void json_opt_u64(FILE *f, const char *key, bool have, uint64_t v)
-{
-	msl_json_key(f, key);
-	if (have)
-		fprintf(f, "%llu", (unsigned long long)v);
-	else
-		fputs("null", f);
-}
-
 static void print_json(const struct msl_suggest *s, unsigned int samples)
 {
 	struct msl_reuse e;
@@ -286,19 +277,19 @@ static void print_json(const struct msl_suggest *s, unsigned int samples)
 			(unsigned long long)r->id);
 		msl_json_path(f, "path", r->path);
 		msl_json_u64(f, "usage_bytes", e.usage);
-		json_opt_u64(f, "peak_bytes", r->have_peak, r->peak);
-		json_opt_u64(f, "memory_low_bytes", r->have_low, r->low);
+		msl_json_opt_u64(f, "peak_bytes", r->have_peak, r->peak);
+		msl_json_opt_u64(f, "memory_low_bytes", r->have_low, r->low);
 		msl_json_str(f, "reuse", msl_reuse_kind_name(e.kind));
-		json_opt_u64(f, "reused_bytes", e.kind != MSL_REUSE_UNKNOWN,
-			     e.reused);
-		json_opt_u64(f, "unaged_bytes", s->mglru, e.unaged);
+		msl_json_opt_u64(f, "reused_bytes", e.kind != MSL_REUSE_UNKNOWN,
+				 e.reused);
+		msl_json_opt_u64(f, "unaged_bytes", s->mglru, e.unaged);
 		msl_json_u64(f, "other_bytes", e.other);
-		json_opt_u64(f, "refaults", e.have_refaults, e.refaults);
+		msl_json_opt_u64(f, "refaults", e.have_refaults, e.refaults);
 		msl_json_limit(f, &r->lim);
 		have = protected_now(s, r, e.usage, &v);
-		json_opt_u64(f, "protected_bytes", have, v);
+		msl_json_opt_u64(f, "protected_bytes", have, v);
 		have = msl_reuse_suggest(&e, s->headroom, &v);
-		json_opt_u64(f, "suggested_bytes", have, v);
+		msl_json_opt_u64(f, "suggested_bytes", have, v);
 		fputc('}', f);
 	}
 	fputs(s->n ? "\n]}\n" : "]}\n", f);

@@ -112,15 +112,6 @@ static void first_pass(const struct tree *t, size_t i, char *fp, size_t len)
 			 msl_reason_name(d.reason));
 }
 
-static void json_opt_u64(FILE *f, const char *key, bool have, uint64_t v)
-{
-	msl_json_key(f, key);
-	if (have)
-		fprintf(f, "%llu", (unsigned long long)v);
-	else
-		fputs("null", f);
-}
-
 /* One cgroup's members, every field (JSON ignores -o). */
 static void json_node(FILE *f, const struct tree *t, size_t i)
 {
@@ -136,8 +127,8 @@ static void json_node(FILE *f, const struct tree *t, size_t i)
 	fprintf(f, "{\"id\":%llu", (unsigned long long)n->id);
 	msl_json_path(f, "path", n->path);
 	msl_json_bool(f, "memcg", memcg);
-	json_opt_u64(f, "usage_bytes", memcg && !(root && t->fs->version == 2),
-		     in->level.usage * t->ps);
+	msl_json_opt_u64(f, "usage_bytes", memcg && !(root && t->fs->version == 2),
+			 in->level.usage * t->ps);
 	if (!root && in->has_memcg) {
 		msl_json_limit(f, &lim);
 		msl_json_bool(f, "over", msl_level_over(&t->m->params,
@@ -156,10 +147,10 @@ static void json_node(FILE *f, const struct tree *t, size_t i)
 	} else {
 		fputs("null", f);
 	}
-	json_opt_u64(f, "reclaims", t->snap, row ? msl_counts_reclaims(&row->c) : 0);
-	json_opt_u64(f, "skips", t->snap, row ? msl_counts_skips(&row->c) : 0);
-	json_opt_u64(f, "reclaimed_bytes", t->snap,
-		     row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0);
+	msl_json_opt_u64(f, "reclaims", t->snap, row ? msl_counts_reclaims(&row->c) : 0);
+	msl_json_opt_u64(f, "skips", t->snap, row ? msl_counts_skips(&row->c) : 0);
+	msl_json_opt_u64(f, "reclaimed_bytes", t->snap,
+			 row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0);
 }
 
 static void fill(struct libscols_line *ln, size_t i, int base,

@@ -12,15 +12,6 @@
 #include "module.h"
 #include "softlimit.h"
 
-static void json_opt(FILE *f, const char *key, bool have, uint64_t v)
-{
-	msl_json_key(f, key);
-	if (have)
-		fprintf(f, "%llu", (unsigned long long)v);
-	else
-		fputs("null", f);
-}
-
 void msl_answer_json(FILE *f, const struct msl_answer *a, uint64_t ps)
 {
 	uint64_t reclaims = 0, skips = 0, reclaimed = 0;
@@ -31,7 +22,7 @@ void msl_answer_json(FILE *f, const struct msl_answer *a, uint64_t ps)
 	fputs("{\"kind\":", f);
 	msl_put_json_str(f, a->src);
 	msl_json_str(f, "file", a->file[0] ? a->file : NULL);
-	json_opt(f, "line", a->line > 0, (uint64_t)a->line);
+	msl_json_opt_u64(f, "line", a->line > 0, (uint64_t)a->line);
 	msl_json_str(f, "rule", a->rule[0] ? a->rule : NULL);
 	fputc('}', f);
 	msl_json_key(f, "protections");
@@ -40,8 +31,8 @@ void msl_answer_json(FILE *f, const struct msl_answer *a, uint64_t ps)
 		msl_put_json_str(f, a->pressure);
 	else
 		fputs("null", f);
-	json_opt(f, "memory_min_bytes", a->have_min, a->min);
-	json_opt(f, "memory_low_bytes", a->have_low, a->low);
+	msl_json_opt_u64(f, "memory_min_bytes", a->have_min, a->min);
+	msl_json_opt_u64(f, "memory_low_bytes", a->have_low, a->low);
 	fputc('}', f);
 	msl_json_key(f, "counters");
 	if (!a->have_counts) {
