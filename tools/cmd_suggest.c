@@ -90,18 +90,6 @@ static const char suggest_default_cols[] =
 static const char suggest_default_cols_classic[] =
 	"CGROUP,USAGE,REUSED,ESTIMATE,REFAULTS,SOFT_LIMIT,PROTECTED,SUGGESTED";
 
-static void cell_size(struct libscols_line *ln, size_t col, uint64_t bytes,
-		      const struct msl_cmdline *cl)
-{
-	char buf[MSL_SIZE_BUF];
-
-	if (cl->bytes)
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
-	else
-		msl_size_fmt(bytes, buf, sizeof(buf));
-	scols_line_set_data(ln, col, buf);
-}
-
 static void fill(const struct msl_suggest *s, const struct msl_suggest_row *r,
 		 const struct msl_cols *cols, struct libscols_line *ln)
 {
@@ -124,27 +112,27 @@ static void fill(const struct msl_suggest *s, const struct msl_suggest_row *r,
 			scols_line_set_data(ln, c, buf);
 			break;
 		case COL_USAGE:
-			cell_size(ln, c, e.usage, cl);
+			msl_scols_size(ln, c, e.usage, cl);
 			break;
 		case COL_PEAK:
 			if (r->have_peak)
-				cell_size(ln, c, r->peak, cl);
+				msl_scols_size(ln, c, r->peak, cl);
 			break;
 		case COL_REUSED:
 			if (e.kind == MSL_REUSE_UNKNOWN)
 				scols_line_set_data(ln, c, "?");
 			else
-				cell_size(ln, c, e.reused, cl);
+				msl_scols_size(ln, c, e.reused, cl);
 			break;
 		case COL_ESTIMATE:
 			scols_line_set_data(ln, c, msl_reuse_kind_name(e.kind));
 			break;
 		case COL_UNAGED:
 			if (s->mglru)
-				cell_size(ln, c, e.unaged, cl);
+				msl_scols_size(ln, c, e.unaged, cl);
 			break;
 		case COL_OTHER:
-			cell_size(ln, c, e.other, cl);
+			msl_scols_size(ln, c, e.other, cl);
 			break;
 		case COL_REFAULTS:
 			if (e.have_refaults) {
@@ -158,7 +146,7 @@ static void fill(const struct msl_suggest *s, const struct msl_suggest_row *r,
 				if (r->low == UINT64_MAX)
 					scols_line_set_data(ln, c, "max");
 				else
-					cell_size(ln, c, r->low, cl);
+					msl_scols_size(ln, c, r->low, cl);
 			}
 			break;
 		case COL_SOFT_LIMIT:
@@ -167,13 +155,13 @@ static void fill(const struct msl_suggest *s, const struct msl_suggest_row *r,
 			break;
 		case COL_PROTECTED:
 			if (protected_now(s, r, e.usage, &v))
-				cell_size(ln, c, v, cl);
+				msl_scols_size(ln, c, v, cl);
 			else
 				scols_line_set_data(ln, c, "-");
 			break;
 		case COL_SUGGESTED:
 			if (msl_reuse_suggest(&e, s->headroom, &v))
-				cell_size(ln, c, v, cl);
+				msl_scols_size(ln, c, v, cl);
 			else
 				scols_line_set_data(ln, c, "?");
 			break;

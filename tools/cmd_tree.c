@@ -76,18 +76,6 @@ struct tree {
 	uint64_t ps;
 };
 
-static void cell_size(struct libscols_line *ln, size_t col, uint64_t bytes,
-		      const struct tree *t)
-{
-	char buf[MSL_SIZE_BUF];
-
-	if (t->cl->bytes || t->cl->json)
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
-	else
-		msl_size_fmt(bytes, buf, sizeof(buf));
-	scols_line_set_data(ln, col, buf);
-}
-
 static void cell_u64(struct libscols_line *ln, size_t col, uint64_t v)
 {
 	char buf[32];
@@ -179,7 +167,7 @@ static void fill(struct libscols_line *ln, size_t i, int base,
 		case COL_USAGE:
 			/* (the root's memory.current does not exist on v2) */
 			if (memcg && !(root && t->fs->version == 2))
-				cell_size(ln, c, in->level.usage * t->ps, t);
+				msl_scols_size(ln, c, in->level.usage * t->ps, t->cl);
 			break;
 		case COL_SOFT_LIMIT:
 			if (!root && in->has_memcg) {
@@ -214,7 +202,8 @@ static void fill(struct libscols_line *ln, size_t i, int base,
 			break;
 		case COL_RECLAIMED:
 			if (t->snap)
-				cell_size(ln, c, row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0, t);
+				msl_scols_size(ln, c, row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0,
+					       t->cl);
 			break;
 		}
 	}
