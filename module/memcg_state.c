@@ -35,7 +35,6 @@
 #include "compat.h"
 #include <memcg_softlimit/control.h>
 #include "memcg_state.h"
-#include "msl_trace.h"
 
 #define MAX_ENTRIES	(1U << 17)
 #define POOL_MIN	64
@@ -64,7 +63,6 @@ static unsigned int burst_taken, burst_missed;
 static bool pool_grown_since_sweep;
 /* Live cgroups of the memory hierarchy below its root, entries or not. */
 static atomic_t nr_live_cgroups;
-static atomic64_t snapshot_seq;
 /*
  * Entries allocated and not yet freed (table, pool, RCU callbacks in
  * flight): 0 once the module has let go of everything, checked at exit.
@@ -327,6 +325,11 @@ unsigned int msl_state_nr_limits(void)
 	return READ_ONCE(nr_limits);
 }
 
+unsigned int msl_state_pool_count(void)
+{
+	return READ_ONCE(pool_count);
+}
+
 unsigned int msl_state_limits(struct msl_limit_row *rows, unsigned int max)
 {
 	struct msl_memcg *e;
@@ -393,7 +396,7 @@ static int count_live_cgroups(void)
  * (cgroup_get_from_id() knows the default hierarchy only); on cgroup v1 the
  * rmdir probe and the dying check at creation do the work alone.
  */
-static void sweep(void)
+void msl_state_sweep(void)
 {
 	struct msl_memcg *e;
 	struct cgroup *cgrp;
@@ -431,57 +434,12 @@ static void sweep(void)
 
 static void sweep_work_fn(struct work_struct *work)
 {
-	sweep();
+	msl_state_sweep();
 	shrink_pool();
 	/* A refill that failed to allocate gets another chance. */
 	if (READ_ONCE(pool_count) < pool_wanted())
 		queue_work(msl_unbound_wq, &refill_work);
 	schedule_delayed_work(&sweep_work, SWEEP_INTERVAL);
-}
-
-/*
- * A recording read on another machine, or after a reboot, cannot look a
- * cgroup id up: each snapshot first names every tracked memcg (the root
- * included), with the path of its cgroup now.
- */
-static void trace_tracked_paths(u64 seq)
-{
-	struct cgroup_subsys_state *top, *pos;
-	char *path;
-
-	if (!trace_cgroup_path_enabled())
-		return;
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!path)
-		return;
-	rcu_read_lock();
-	top = rcu_dereference(memory_cgrp_subsys.root->cgrp.subsys[memory_cgrp_id]);
-	css_for_each_descendant_pre(pos, top) {
-		u64 id = cgroup_id(pos->cgroup);
-
-		if (msl_state_find(id) && cgroup_path(pos->cgroup, path, PATH_MAX) >= 0)
-			trace_cgroup_path(seq, id, path);
-	}
-	rcu_read_unlock();
-	kfree(path);
-}
-
-void msl_state_snapshot(u64 missed)
-{
-	struct msl_memcg *e;
-	u64 seq = atomic64_inc_return(&snapshot_seq);
-	unsigned int n = 0;
-	int bkt;
-
-	sweep();
-	trace_tracked_paths(seq);
-	rcu_read_lock();
-	hash_for_each_rcu(msl_state_table, bkt, e, node) {
-		trace_snapshot(seq, e);
-		n++;
-	}
-	rcu_read_unlock();
-	trace_snapshot_done(seq, n, &msl_global, missed, READ_ONCE(pool_count));
 }
 
 /*

@@ -85,10 +85,9 @@ struct msl_limit_row {
 unsigned int msl_state_limits(struct msl_limit_row *rows, unsigned int max);
 unsigned int msl_state_nr_limits(void);
 
-/*
- * Drops entries of removed cgroups, then traces one snapshot; @missed:
- * gated calls whose pages went uncounted (the probes' misses).
- */
-void msl_state_snapshot(u64 missed);
+/* Drops the entries of removed cgroups (cgroup v2; the periodic sweep). */
+void msl_state_sweep(void);
+/* Entries waiting in the pool now. */
+unsigned int msl_state_pool_count(void);
 
 #endif /* MSL_MEMCG_STATE_H */

@@ -15,6 +15,7 @@
 #include "procfs.h"
 #include "liveness.h"
 #include "softlimits.h"
+#include "memcg_snapshot.h"
 #include "memcg_state.h"
 #include "params.h"
 #include "probes.h"

@@ -42,23 +42,6 @@ int msl_cg_usage(const struct msl_cgfs *fs, const char *cgpath,
 int msl_cg_read_u64(const struct msl_cgfs *fs, const char *cgpath,
 		    const char *file, uint64_t *val);
 
-/* The hierarchy walked once: cgroup ids to paths, and the tree in order. */
-struct msl_cgnode {
-	uint64_t id;
-	char *path;			/* "/", "/a", "/a/b" */
-	int depth;			/* 0 for the root */
-	bool last;			/* last child of its parent (tree drawing) */
-};
-struct msl_cgmap {
-	struct msl_cgnode *nodes;	/* depth-first, children by name */
-	size_t n, cap;
-	size_t *by_id;			/* indexes into nodes, sorted by id */
-};
-int msl_cgmap_build(struct msl_cgmap *m, const struct msl_cgfs *fs);
-/* NULL when no cgroup has that id (any more). */
-const char *msl_cgmap_path(const struct msl_cgmap *m, uint64_t id);
-void msl_cgmap_free(struct msl_cgmap *m);
-
 /* cgroup.c: finds the hierarchy, or says why not (exit status). */
 int msl_open_fs(struct msl_cgfs *fs);
 /*

@@ -22,6 +22,7 @@
 
 #include <memcg_softlimit/control.h>
 
+#include "cgmap.h"
 #include "cgroup.h"
 #include "conf.h"
 #include "module.h"

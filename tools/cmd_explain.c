@@ -16,8 +16,10 @@
 
 #include "absence.h"
 #include "answer.h"
+#include "cgmap.h"
 #include "cgroup.h"
 #include "explain.h"
+#include "explain_json.h"
 #include "module.h"
 #include "msl.h"
 #include "opts.h"

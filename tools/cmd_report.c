@@ -15,6 +15,7 @@
 #include <trace-cmd.h>
 #include <memcg_softlimit/events.h>
 
+#include "cgmap.h"
 #include "cgroup.h"
 #include "counters.h"
 #include "msl.h"

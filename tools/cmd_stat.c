@@ -11,6 +11,7 @@
 #include <sys/time.h>
 
 #include "absence.h"
+#include "cgmap.h"
 #include "cgroup.h"
 #include "counters.h"
 #include "exporter.h"

@@ -16,6 +16,7 @@
 #include <memcg_softlimit/policy.h>
 
 #include "absence.h"
+#include "cgmap.h"
 #include "cgroup.h"
 #include "json.h"
 #include "module.h"

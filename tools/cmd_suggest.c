@@ -90,18 +90,6 @@ static const char suggest_default_cols[] =
 static const char suggest_default_cols_classic[] =
 	"CGROUP,USAGE,REUSED,ESTIMATE,REFAULTS,SOFT_LIMIT,PROTECTED,SUGGESTED";
 
-static void cell_size(struct libscols_line *ln, size_t col, uint64_t bytes,
-		      const struct msl_cmdline *cl)
-{
-	char buf[MSL_SIZE_BUF];
-
-	if (cl->bytes)
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
-	else
-		msl_size_fmt(bytes, buf, sizeof(buf));
-	scols_line_set_data(ln, col, buf);
-}
-
 static void fill(const struct msl_suggest *s, const struct msl_suggest_row *r,
 		 const struct msl_cols *cols, struct libscols_line *ln)
 {
@@ -124,27 +112,27 @@ static void fill(const struct msl_suggest *s, const struct msl_suggest_row *r,
 			scols_line_set_data(ln, c, buf);
 			break;
 		case COL_USAGE:
-			cell_size(ln, c, e.usage, cl);
+			msl_scols_size(ln, c, e.usage, cl);
 			break;
 		case COL_PEAK:
 			if (r->have_peak)
-				cell_size(ln, c, r->peak, cl);
+				msl_scols_size(ln, c, r->peak, cl);
 			break;
 		case COL_REUSED:
 			if (e.kind == MSL_REUSE_UNKNOWN)
 				scols_line_set_data(ln, c, "?");
 			else
-				cell_size(ln, c, e.reused, cl);
+				msl_scols_size(ln, c, e.reused, cl);
 			break;
 		case COL_ESTIMATE:
 			scols_line_set_data(ln, c, msl_reuse_kind_name(e.kind));
 			break;
 		case COL_UNAGED:
 			if (s->mglru)
-				cell_size(ln, c, e.unaged, cl);
+				msl_scols_size(ln, c, e.unaged, cl);
 			break;
 		case COL_OTHER:
-			cell_size(ln, c, e.other, cl);
+			msl_scols_size(ln, c, e.other, cl);
 			break;
 		case COL_REFAULTS:
 			if (e.have_refaults) {
@@ -158,7 +146,7 @@ static void fill(const struct msl_suggest *s, const struct msl_suggest_row *r,
 				if (r->low == UINT64_MAX)
 					scols_line_set_data(ln, c, "max");
 				else
-					cell_size(ln, c, r->low, cl);
+					msl_scols_size(ln, c, r->low, cl);
 			}
 			break;
 		case COL_SOFT_LIMIT:
@@ -167,13 +155,13 @@ static void fill(const struct msl_suggest *s, const struct msl_suggest_row *r,
 			break;
 		case COL_PROTECTED:
 			if (protected_now(s, r, e.usage, &v))
-				cell_size(ln, c, v, cl);
+				msl_scols_size(ln, c, v, cl);
 			else
 				scols_line_set_data(ln, c, "-");
 			break;
 		case COL_SUGGESTED:
 			if (msl_reuse_suggest(&e, s->headroom, &v))
-				cell_size(ln, c, v, cl);
+				msl_scols_size(ln, c, v, cl);
 			else
 				scols_line_set_data(ln, c, "?");
 			break;
@@ -246,15 +234,6 @@ static void print_footer(const struct msl_suggest *s, unsigned int samples)
 		       msl_module_absent_why());
 }
 
-static void json_opt_u64(FILE *f, const char *key, bool have, uint64_t v)
-{
-	msl_json_key(f, key);
-	if (have)
-		fprintf(f, "%llu", (unsigned long long)v);
-	else
-		fputs("null", f);
-}
-
 static void print_json(const struct msl_suggest *s, unsigned int samples)
 {
 	struct msl_reuse e;
@@ -286,19 +265,19 @@ static void print_json(const struct msl_suggest *s, unsigned int samples)
 			(unsigned long long)r->id);
 		msl_json_path(f, "path", r->path);
 		msl_json_u64(f, "usage_bytes", e.usage);
-		json_opt_u64(f, "peak_bytes", r->have_peak, r->peak);
-		json_opt_u64(f, "memory_low_bytes", r->have_low, r->low);
+		msl_json_opt_u64(f, "peak_bytes", r->have_peak, r->peak);
+		msl_json_opt_u64(f, "memory_low_bytes", r->have_low, r->low);
 		msl_json_str(f, "reuse", msl_reuse_kind_name(e.kind));
-		json_opt_u64(f, "reused_bytes", e.kind != MSL_REUSE_UNKNOWN,
-			     e.reused);
-		json_opt_u64(f, "unaged_bytes", s->mglru, e.unaged);
+		msl_json_opt_u64(f, "reused_bytes", e.kind != MSL_REUSE_UNKNOWN,
+				 e.reused);
+		msl_json_opt_u64(f, "unaged_bytes", s->mglru, e.unaged);
 		msl_json_u64(f, "other_bytes", e.other);
-		json_opt_u64(f, "refaults", e.have_refaults, e.refaults);
+		msl_json_opt_u64(f, "refaults", e.have_refaults, e.refaults);
 		msl_json_limit(f, &r->lim);
 		have = protected_now(s, r, e.usage, &v);
-		json_opt_u64(f, "protected_bytes", have, v);
+		msl_json_opt_u64(f, "protected_bytes", have, v);
 		have = msl_reuse_suggest(&e, s->headroom, &v);
-		json_opt_u64(f, "suggested_bytes", have, v);
+		msl_json_opt_u64(f, "suggested_bytes", have, v);
 		fputc('}', f);
 	}
 	fputs(s->n ? "\n]}\n" : "]}\n", f);

@@ -16,6 +16,7 @@
 #include <memcg_softlimit/policy.h>
 
 #include "absence.h"
+#include "cgmap.h"
 #include "cgroup.h"
 #include "counters.h"
 #include "escape.h"
@@ -75,18 +76,6 @@ struct tree {
 	uint64_t ps;
 };
 
-static void cell_size(struct libscols_line *ln, size_t col, uint64_t bytes,
-		      const struct tree *t)
-{
-	char buf[MSL_SIZE_BUF];
-
-	if (t->cl->bytes || t->cl->json)
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
-	else
-		msl_size_fmt(bytes, buf, sizeof(buf));
-	scols_line_set_data(ln, col, buf);
-}
-
 static void cell_u64(struct libscols_line *ln, size_t col, uint64_t v)
 {
 	char buf[32];
@@ -111,15 +100,6 @@ static void first_pass(const struct tree *t, size_t i, char *fp, size_t len)
 			 msl_reason_name(d.reason));
 }
 
-static void json_opt_u64(FILE *f, const char *key, bool have, uint64_t v)
-{
-	msl_json_key(f, key);
-	if (have)
-		fprintf(f, "%llu", (unsigned long long)v);
-	else
-		fputs("null", f);
-}
-
 /* One cgroup's members, every field (JSON ignores -o). */
 static void json_node(FILE *f, const struct tree *t, size_t i)
 {
@@ -135,8 +115,8 @@ static void json_node(FILE *f, const struct tree *t, size_t i)
 	fprintf(f, "{\"id\":%llu", (unsigned long long)n->id);
 	msl_json_path(f, "path", n->path);
 	msl_json_bool(f, "memcg", memcg);
-	json_opt_u64(f, "usage_bytes", memcg && !(root && t->fs->version == 2),
-		     in->level.usage * t->ps);
+	msl_json_opt_u64(f, "usage_bytes", memcg && !(root && t->fs->version == 2),
+			 in->level.usage * t->ps);
 	if (!root && in->has_memcg) {
 		msl_json_limit(f, &lim);
 		msl_json_bool(f, "over", msl_level_over(&t->m->params,
@@ -155,10 +135,10 @@ static void json_node(FILE *f, const struct tree *t, size_t i)
 	} else {
 		fputs("null", f);
 	}
-	json_opt_u64(f, "reclaims", t->snap, row ? msl_counts_reclaims(&row->c) : 0);
-	json_opt_u64(f, "skips", t->snap, row ? msl_counts_skips(&row->c) : 0);
-	json_opt_u64(f, "reclaimed_bytes", t->snap,
-		     row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0);
+	msl_json_opt_u64(f, "reclaims", t->snap, row ? msl_counts_reclaims(&row->c) : 0);
+	msl_json_opt_u64(f, "skips", t->snap, row ? msl_counts_skips(&row->c) : 0);
+	msl_json_opt_u64(f, "reclaimed_bytes", t->snap,
+			 row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0);
 }
 
 static void fill(struct libscols_line *ln, size_t i, int base,
@@ -187,7 +167,7 @@ static void fill(struct libscols_line *ln, size_t i, int base,
 		case COL_USAGE:
 			/* (the root's memory.current does not exist on v2) */
 			if (memcg && !(root && t->fs->version == 2))
-				cell_size(ln, c, in->level.usage * t->ps, t);
+				msl_scols_size(ln, c, in->level.usage * t->ps, t->cl);
 			break;
 		case COL_SOFT_LIMIT:
 			if (!root && in->has_memcg) {
@@ -222,7 +202,8 @@ static void fill(struct libscols_line *ln, size_t i, int base,
 			break;
 		case COL_RECLAIMED:
 			if (t->snap)
-				cell_size(ln, c, row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0, t);
+				msl_scols_size(ln, c, row ? msl_page_bytes(msl_counts_reclaimed(&row->c)) : 0,
+					       t->cl);
 			break;
 		}
 	}

@@ -10,6 +10,7 @@
 #include <memcg_softlimit/policy.h>
 
 #include "counters.h"
+#include "cgmap.h"
 #include "cgroup.h"
 
 uint64_t msl_counts_decisions(const struct msl_counts *c)

@@ -11,8 +11,6 @@
 
 #include "counters.h"
 
-struct msl_module;
-
 /* explain.c: the policy at each priority, on a chain of levels */
 #define MSL_EXPLAIN_MAX_LEVELS	256
 struct msl_chain {
@@ -39,7 +37,10 @@ struct msl_explain_row {
 void msl_explain(const struct msl_params *params, enum msl_kind kind,
 		 const struct msl_chain *chain,
 		 struct msl_explain_row rows[MSL_DEF_PRIORITY + 1]);
-/* explain's answer, before its table: answer.c gathers it, explain.c says it */
+/*
+ * explain's answer, before its table: answer.c gathers it, explain.c says
+ * it (explain_json.c in --json)
+ */
 struct msl_answer {
 	char verdict[512];
 	const char *src;		/* rule, set, v1, unset, root */
@@ -50,13 +51,6 @@ struct msl_answer {
 	char pressure[128];		/* memory.pressure's "some" line */
 	struct msl_counts c;
 };
-/* One JSON document: the cgroup, the parameters, the chain, the rows. */
-/* @answer NULL: the table's part alone. */
-void msl_explain_json(FILE *f, const char *cgpath, uint64_t id, int cgroup_v,
-		      const struct msl_module *m, enum msl_kind kind,
-		      const struct msl_chain *chain,
-		      const struct msl_explain_row *rows, uint64_t page_size,
-		      const struct msl_answer *answer);
 void msl_explain_print(FILE *f, const struct msl_params *params,
 		       enum msl_kind kind, const struct msl_chain *chain,
 		       const struct msl_explain_row *rows, bool mglru,
@@ -79,7 +73,5 @@ void msl_answer_verdict(const struct msl_params *params,
 			const struct msl_chain *chain,
 			const struct msl_explain_row *rows, uint64_t ps,
 			char *buf, size_t len);
-/* explain.c: its members for explain's document (each with its comma). */
-void msl_answer_json(FILE *f, const struct msl_answer *a, uint64_t ps);
 
 #endif /* MSL_TOOL_EXPLAIN_H */

@@ -18,6 +18,7 @@
 #include <memcg_softlimit/policy.h>
 
 #include "exporter.h"
+#include "cgmap.h"
 #include "cgroup.h"
 #include "counters.h"
 #include "metrics.h"

@@ -12,6 +12,7 @@
 
 #include <memcg_softlimit/policy.h>
 
+#include "cgmap.h"
 #include "cgroup.h"
 #include "explain.h"
 #include "firstpass.h"

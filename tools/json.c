@@ -35,6 +35,15 @@ void msl_json_u64(FILE *f, const char *key, uint64_t v)
 	fprintf(f, "%llu", (unsigned long long)v);
 }
 
+void msl_json_opt_u64(FILE *f, const char *key, bool have, uint64_t v)
+{
+	msl_json_key(f, key);
+	if (have)
+		fprintf(f, "%llu", (unsigned long long)v);
+	else
+		fputs("null", f);
+}
+
 void msl_json_bool(FILE *f, const char *key, bool v)
 {
 	msl_json_key(f, key);

@@ -17,6 +17,8 @@ void msl_json_begin(FILE *f, const char *command);
 /* Each of these writes ',' first: ,"key":value */
 void msl_json_key(FILE *f, const char *key);
 void msl_json_u64(FILE *f, const char *key, uint64_t v);
+/* @v, or null when there is none (!@have). */
+void msl_json_opt_u64(FILE *f, const char *key, bool have, uint64_t v);
 void msl_json_bool(FILE *f, const char *key, bool v);
 void msl_json_str(FILE *f, const char *key, const char *v);	/* NULL: null */
 /* A cgroup path (NULL: null); not UTF-8: escaped, and "<key>_escaped". */

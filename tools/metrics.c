@@ -28,6 +28,7 @@
 #include <memcg_softlimit/policy.h>
 
 #include "metrics.h"
+#include "cgmap.h"
 #include "cgroup.h"
 #include "counters.h"
 

@@ -16,6 +16,7 @@
 #include <memcg_softlimit/policy.h>
 
 #include "opts.h"
+#include "opts_check.h"
 #include "cgroup.h"
 #include "conf.h"
 #include "counters.h"
@@ -369,34 +370,9 @@ static int take_interval(const struct msl_cmd *cmd, struct msl_cmdline *cl)
 	return -1;
 }
 
-/* The name of positional argument @i in cmd->args ("SIZE"). */
-static const char *arg_name(const struct msl_cmd *cmd, int i)
+/* @cl before the options: nothing given. */
+static void cmdline_init(struct msl_cmdline *cl, const struct msl_cmd *cmd)
 {
-	static char name[32];
-	const char *p = cmd->args ? cmd->args : "";
-	size_t n;
-
-	for (;;) {
-		p += strspn(p, " [");
-		n = strcspn(p, " []");
-		if (!n || !i--)
-			break;
-		p += n;
-		p += strspn(p, "]");
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)n, n ? p : "argument");
-	return name;
-}
-
-int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
-		      struct msl_cmdline *cl)
-{
-	struct option longopts[ARRAY_SIZE(vocabulary) + 2];
-	char shortopts[2 * ARRAY_SIZE(vocabulary) + 4];
-	const struct msl_optuse *u;
-	size_t nl = 0, ns = 0;
-	int c, ret, max;
-
 	memset(cl, 0, sizeof(*cl));
 	cl->cmd = cmd;
 	cl->policy = -1;
@@ -405,6 +381,19 @@ int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 	cl->since = cl->until = -1;
 	cl->headroom = -1;
 	cl->kind = MSL_KIND_KSWAPD;
+}
+
+/*
+ * getopt_long()'s tables for the options @cmd takes, and --help:
+ * @longopts has room for ARRAY_SIZE(vocabulary) + 2, @shortopts for
+ * 2 * ARRAY_SIZE(vocabulary) + 4.
+ */
+static void getopt_tables(const struct msl_cmd *cmd, struct option *longopts,
+			  char *shortopts)
+{
+	const struct msl_optuse *u;
+	size_t nl = 0, ns = 0;
+
 	/* ':' first: a missing argument is told apart from an unknown option. */
 	shortopts[ns++] = ':';
 	for (u = cmd->opts; u->id; u++) {
@@ -424,7 +413,34 @@ int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 	longopts[nl] = (struct option){ 0 };
 	shortopts[ns++] = 'h';
 	shortopts[ns] = '\0';
+}
 
+/* getopt_long() returned ':' or '?' (@c): the mistake said; exit status. */
+static int option_error(const struct msl_cmd *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return msl_usage_error(cmd, "option %s needs an argument",
+				       argv[optind - 1]);
+	/* "-5": someone meant a number; none is negative. */
+	if (optopt >= '0' && optopt <= '9')
+		return msl_usage_error(cmd, "unknown option '-%c': no SIZE, INTERVAL or COUNT is negative",
+				       optopt);
+	if (optopt)
+		return msl_usage_error(cmd, "unknown option '-%c'",
+				       optopt);
+	return msl_usage_error(cmd, "unknown option '%s'",
+			       argv[optind - 1]);
+}
+
+int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
+		      struct msl_cmdline *cl)
+{
+	struct option longopts[ARRAY_SIZE(vocabulary) + 2];
+	char shortopts[2 * ARRAY_SIZE(vocabulary) + 4];
+	int c, ret;
+
+	cmdline_init(cl, cmd);
+	getopt_tables(cmd, longopts, shortopts);
 	opterr = 0;
 	/* 0, not 1: glibc starts afresh, whatever a previous parse left. */
 	optind = 0;
@@ -433,20 +449,8 @@ int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 			msl_cmd_usage(stdout, cmd, true);
 			return MSL_EXIT_OK;
 		}
-		if (c == ':')
-			return msl_usage_error(cmd, "option %s needs an argument",
-					       argv[optind - 1]);
-		if (c == '?') {
-			/* "-5": someone meant a number; none is negative. */
-			if (optopt >= '0' && optopt <= '9')
-				return msl_usage_error(cmd, "unknown option '-%c': no SIZE, INTERVAL or COUNT is negative",
-						       optopt);
-			if (optopt)
-				return msl_usage_error(cmd, "unknown option '-%c'",
-						       optopt);
-			return msl_usage_error(cmd, "unknown option '%s'",
-					       argv[optind - 1]);
-		}
+		if (c == ':' || c == '?')
+			return option_error(cmd, c, argv);
 		ret = take(cmd, c, optarg, cl);
 		if (ret >= 0)
 			return ret;
@@ -458,30 +462,5 @@ int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 		if (ret >= 0)
 			return ret;
 	}
-	max = cmd->max_args;
-	if (cl->nargs < cmd->min_args)
-		return msl_usage_error(cmd, "missing %s",
-				       arg_name(cmd, cl->nargs));
-	if (cl->nargs > max)
-		return msl_usage_error(cmd, "unexpected argument '%s'",
-				       cl->args[max]);
-	if (cl->json && cl->output)
-		return msl_usage_error(cmd, "-o picks a table's columns: a --json document has every field (docs/json.md)");
-	if (cl->snapshot && cl->between)
-		return msl_usage_error(cmd, "--snapshot and --between-snapshots exclude each other");
-	if (cl->id_label && !cl->prometheus)
-		return msl_usage_error(cmd, "--id-label goes with --prometheus FILE");
-	if (cl->since >= 0 && cl->until >= 0 && cl->until <= cl->since)
-		return msl_usage_error(cmd, "--until %g is not after --since %g",
-				       cl->until, cl->since);
-	if ((cl->snapshot || cl->between) &&
-	    (cl->since >= 0 || cl->until >= 0 || cl->interval > 0))
-		return msl_usage_error(cmd, "--since, --until and INTERVAL count events: not with --snapshot or --between-snapshots");
-	if (cl->ids && cl->local_paths)
-		return msl_usage_error(cmd, "--ids and --local-paths exclude each other");
-	if (cl->depth >= 0 && !cl->prometheus)
-		return msl_usage_error(cmd, "--depth goes with --prometheus FILE");
-	if (cl->quiet && !cl->prometheus && (cmd->flags & MSL_ARGS_INTERVAL))
-		return msl_usage_error(cmd, "--quiet without --prometheus FILE would do nothing");
-	return -1;
+	return msl_cmdline_check(cmd, cl);
 }

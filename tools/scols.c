@@ -9,6 +9,7 @@
 #include "scols.h"
 #include "escape.h"
 #include "opts.h"
+#include "size.h"
 
 static int find_col(const struct msl_coldef *defs, size_t ndefs,
 		    const char *name, size_t len)
@@ -198,4 +199,16 @@ int msl_scols_set(struct libscols_line *ln, size_t col, const char *s,
 	if (ret)
 		free(safe);
 	return ret;
+}
+
+void msl_scols_size(struct libscols_line *ln, size_t col, uint64_t bytes,
+		    const struct msl_cmdline *cl)
+{
+	char buf[MSL_SIZE_BUF];
+
+	if (cl->bytes || cl->json)
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
+	else
+		msl_size_fmt(bytes, buf, sizeof(buf));
+	scols_line_set_data(ln, col, buf);
 }

@@ -9,6 +9,7 @@
 #define MSL_TOOL_SCOLS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <libsmartcols.h>
@@ -67,5 +68,11 @@ void msl_scols_print(struct libscols_table *tb, const struct msl_cmdline *cl,
  */
 int msl_scols_set(struct libscols_line *ln, size_t col, const char *s,
 		  bool json);
+/*
+ * A size cell: @bytes as a number with --bytes or --json (a JSON
+ * number), else as msl_size_fmt() writes it ("40.1M").
+ */
+void msl_scols_size(struct libscols_line *ln, size_t col, uint64_t bytes,
+		    const struct msl_cmdline *cl);
 
 #endif /* MSL_TOOL_SCOLS_H */

@@ -16,6 +16,7 @@
 
 #include <memcg_softlimit/control.h>
 
+#include "cgmap.h"
 #include "cgroup.h"
 #include "module.h"
 #include "msl.h"

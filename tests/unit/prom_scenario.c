@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../tools/cgmap.h"
 #include "../../tools/cgroup.h"
 #include "../../tools/counters.h"
 #include "../../tools/metrics.h"

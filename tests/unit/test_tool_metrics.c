@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../tools/cgmap.h"
 #include "../../tools/cgroup.h"
 #include "../../tools/counters.h"
 #include "../../tools/metrics.h"
