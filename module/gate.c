@@ -9,6 +9,7 @@
  * probe handlers, with preemption off, inside reclaim.
  */
 #include <linux/jiffies.h>
+#include <linux/math.h>
 #include <linux/memcontrol.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -274,6 +275,35 @@ static void judge_cache_trim(void *sc, int priority, u64 eligible_file)
 }
 
 /*
+ * The classic LRU deactivates active pages only while the node's inactive
+ * list is low or refaulting (prepare_scan_control()'s may_deactivate),
+ * judged on every memcg's pages, the protected ones' included.  Beside
+ * their inactive page cache an eligible memcg's active list is never
+ * scanned: reclaim finds nothing, and the protected cache goes in the
+ * fallbacks (t-71 on 7.3: a neighbour's stream, 200 MiB of it left on its
+ * active list, and a third of the protected cache lost).  Direct reclaim
+ * forces deactivation only in its last retry; kswapd never does.  So an
+ * eligible memcg whose own file list is low on inactive pages, by the
+ * kernel's measure (inactive_is_low()), has its active pages deactivated,
+ * as a node made of the eligible memcgs alone would.
+ */
+static void judge_deactivate(void *sc, struct lruvec *lruvec)
+{
+	unsigned long inactive = 0, active = 0, gb;
+	int zid;
+
+	for (zid = 0; zid < MAX_NR_ZONES; zid++) {
+		inactive += mem_cgroup_get_zone_lru_size(lruvec,
+							 LRU_INACTIVE_FILE, zid);
+		active += mem_cgroup_get_zone_lru_size(lruvec, LRU_ACTIVE_FILE,
+						       zid);
+	}
+	gb = (inactive + active) >> (30 - PAGE_SHIFT);
+	if (inactive * (gb ? int_sqrt(10 * gb) : 1) < active)
+		msl_sc_set_deactivate_file(sc);
+}
+
+/*
  * Where MGLRU's memcg LRU holds the memcg on this node, for the decision
  * event: its generation counted from the node's oldest (0 old, 1 young),
  * and its segment (mm/vmscan.c: 0, head, tail); -1 for the classic LRU.
@@ -308,7 +338,7 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 	struct msl_decision d;
 	struct msl_step step = {};
 	int priority, nid, lru_gen, lru_seg;
-	bool progress;
+	bool progress, own_account;
 	u64 eligible_file = U64_MAX;
 
 	msl_liveness_saw_step();
@@ -367,14 +397,17 @@ enum msl_verdict msl_gate_step(struct lruvec *lruvec, void *sc,
 		       step.kind, params.policy, &d, entry, lru_gen, lru_seg);
 	rcu_read_unlock();
 
+	own_account = d.verdict == MSL_RECLAIM && msl_reason_eligible(d.reason);
 	if (eligible)
-		*eligible = d.verdict == MSL_RECLAIM &&
-			    msl_reason_eligible(d.reason);
-	if (d.verdict == MSL_SKIP)
+		*eligible = own_account;
+	if (d.verdict == MSL_SKIP) {
 		note_skip(sc, memcg, nid, site, &params, round);
-	else if (progress && site == MSL_SITE_LRUVEC &&
-		 step.kind != MSL_KIND_TARGETED)
+	} else if (progress && site == MSL_SITE_LRUVEC &&
+		   step.kind != MSL_KIND_TARGETED) {
 		judge_cache_trim(sc, priority, eligible_file);
+		if (own_account && (msl_supply_word(nid) & MSL_SUPPLY_PROTECTS))
+			judge_deactivate(sc, lruvec);
+	}
 	return d.verdict;
 }
 

@@ -36,6 +36,7 @@ enum {
 	SC_NR_TO_RECLAIM,
 	SC_MAY_SWAP,
 	SC_CACHE_TRIM,
+	SC_MAY_DEACTIVATE,
 	SC_NR_FIELDS
 };
 
@@ -53,6 +54,8 @@ static struct msl_sc_field sc_fields[SC_NR_FIELDS] = {
 	[SC_MAY_SWAP] = { "may_swap", BTF_KIND_INT, 4, 0, NULL, 1 },
 	/* The classic LRU's file-only mode, judged on the eligible memcgs. */
 	[SC_CACHE_TRIM] = { "cache_trim_mode", BTF_KIND_INT, 4, 0, NULL, 1 },
+	/* The classic LRU's deactivation, judged on the eligible memcgs too. */
+	[SC_MAY_DEACTIVATE] = { "may_deactivate", BTF_KIND_INT, 4, 0, NULL, 2 },
 };
 
 struct msl_sc_offsets msl_sc __read_mostly;
@@ -142,6 +145,8 @@ int msl_sc_layout_init(void)
 		.may_swap_bit = sc_fields[SC_MAY_SWAP].bit_shift,
 		.cache_trim = sc_fields[SC_CACHE_TRIM].offset,
 		.cache_trim_bit = sc_fields[SC_CACHE_TRIM].bit_shift,
+		.may_deactivate = sc_fields[SC_MAY_DEACTIVATE].offset,
+		.may_deactivate_bit = sc_fields[SC_MAY_DEACTIVATE].bit_shift,
 	};
 
 	if (msl_test_field()) {

@@ -27,11 +27,13 @@ struct msl_sc_offsets {
 	u32 nr_to_reclaim;
 	u32 may_swap;
 	u32 cache_trim;
+	u32 may_deactivate;
 	u8 proactive_bit;
 	u8 low_reclaim_bit;
 	u8 low_skipped_bit;
 	u8 may_swap_bit;
 	u8 cache_trim_bit;
+	u8 may_deactivate_bit;
 };
 extern struct msl_sc_offsets msl_sc;
 
@@ -121,6 +123,22 @@ static inline void msl_sc_clear_cache_trim_mode(void *sc)
 
 	if (old & bit)
 		WRITE_ONCE(*word, old & ~bit);
+}
+
+/*
+ * may_deactivate's DEACTIVATE_FILE (mm/vmscan.c: 1 << is_file_lru(), the
+ * field's second bit): shrink_list() deactivates active file pages.  As
+ * msl_sc_note_low_skipped(): the owner's probe only;
+ * prepare_scan_control() judges it again at the next shrink_node().
+ */
+static inline void msl_sc_set_deactivate_file(void *sc)
+{
+	u32 *word = msl_sc_field(sc, msl_sc.may_deactivate);
+	u32 bit = 2U << msl_sc.may_deactivate_bit;
+	u32 old = READ_ONCE(*word);
+
+	if (!(old & bit))
+		WRITE_ONCE(*word, old | bit);
 }
 
 static inline unsigned long msl_sc_nr_to_reclaim(const void *sc)

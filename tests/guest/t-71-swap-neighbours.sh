@@ -16,7 +16,11 @@
 # stream gives, holding few cold pages at any moment: counted by what it
 # held, the module's depth bound and kswapd's retry took 7-67% of P's
 # cache in one run in two to six on 7.3 with lru_gen off, until the module
-# measured what the eligible cgroups give (docs/design.md).
+# measured what the eligible cgroups give (docs/design.md).  S's stream
+# then sat on its active list, never deactivated beside the protected
+# cgroups' inactive cache, and the module's fallbacks took a third of P's
+# cache in one run in two on that kernel, until the module judged
+# deactivation on the eligible cgroups' own lists.
 # While the protected cgroups are being filled beside N's shmem, kswapd's
 # boosted reclaim (which may not swap) found nothing eligible and took
 # 6-11% of their cache on 6.1 with cgroup v2, until the module left boosted
