@@ -119,6 +119,9 @@ cost_load_e() {
 		wait_until 30 cost_e_holds 36 || fail "E holds only $(($(cg_usage_bytes E) >> 20)) MiB" ;;
 	hot)
 		make_ws "$MSL_SCRATCH/e.data" 48
+		# Written here, its page cache is charged to the writer's cgroup
+		# and E's reads would find it cached: dropped, E's reads charge E.
+		dd if="$MSL_SCRATCH/e.data" iflag=nocache count=0 status=none
 		cg_run E "${B_KILLABLE[@]}" sh -c "while :; do cat $MSL_SCRATCH/e.data >/dev/null; done" &
 		wait_until 30 cost_e_holds 40 || fail "E holds only $(($(cg_usage_bytes E) >> 20)) MiB" ;;
 	esac
