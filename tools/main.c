@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 
 #include "msl.h"
+#include "opts_check.h"
 #include "opts.h"
 
 #ifndef MSL_VERSION
@@ -96,6 +97,8 @@ static int run(int argc, char **argv)
 		return MSL_EXIT_USAGE;
 	}
 	ret = msl_cmdline_parse(c, argc - 1, argv + 1, &cl);
+	if (ret < 0)
+		ret = msl_cmdline_check(c, &cl);
 	if (ret >= 0)
 		return ret;
 	return c->fn(&cl);

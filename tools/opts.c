@@ -16,7 +16,6 @@
 #include <memcg_softlimit/policy.h>
 
 #include "opts.h"
-#include "opts_check.h"
 #include "cgroup.h"
 #include "conf.h"
 #include "counters.h"
@@ -462,5 +461,5 @@ int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 		if (ret >= 0)
 			return ret;
 	}
-	return msl_cmdline_check(cmd, cl);
+	return -1;
 }

@@ -106,6 +106,7 @@ struct msl_cmdline {
 /*
  * Parses argv (argv[0] is the command's name) into @cl.  Returns -1 to
  * go on, else the exit status (help printed: 0; usage error said: 2).
+ * What the options and arguments allow together is opts_check.h's to say.
  */
 int msl_cmdline_parse(const struct msl_cmd *cmd, int argc, char **argv,
 		      struct msl_cmdline *cl);

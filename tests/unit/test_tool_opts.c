@@ -11,6 +11,7 @@
 
 #include "../../tools/msl.h"
 #include "../../tools/opts.h"
+#include "../../tools/opts_check.h"
 #include "../../tools/output.h"
 #include "../../tools/scols.h"
 #include "unit.h"
@@ -63,6 +64,8 @@ static int parse(const struct msl_cmd *cmd, const char *line,
 	fflush(stderr);
 	dup2(fileno(f), 2);
 	ret = msl_cmdline_parse(cmd, argc, argv, cl);
+	if (ret < 0)
+		ret = msl_cmdline_check(cmd, cl);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
