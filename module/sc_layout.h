@@ -87,18 +87,25 @@ static inline bool msl_sc_memcg_low_reclaim(const void *sc)
 }
 
 /*
- * Only the reclaimer that owns @sc runs this, from a probe on its own
- * call stack: the bitfield word has no other writer meanwhile, and the
- * kernel reloads it after the call the probe sits in.
+ * Sets or clears @mask in the bitfield word at @offset.  Only the
+ * reclaimer that owns @sc runs this, from a probe on its own call stack:
+ * the word has no other writer meanwhile, and the kernel reloads it after
+ * the call the probe sits in.
  */
+static inline void msl_sc_write_bits(void *sc, u32 offset, u32 mask, bool set)
+{
+	u32 *word = msl_sc_field(sc, offset);
+	u32 old = READ_ONCE(*word);
+	u32 new = set ? old | mask : old & ~mask;
+
+	if (new != old)
+		WRITE_ONCE(*word, new);
+}
+
 static inline void msl_sc_note_low_skipped(void *sc)
 {
-	u32 *word = msl_sc_field(sc, msl_sc.low_skipped);
-	u32 bit = 1U << msl_sc.low_skipped_bit;
-	u32 old = READ_ONCE(*word);
-
-	if (!(old & bit))
-		WRITE_ONCE(*word, old | bit);
+	msl_sc_write_bits(sc, msl_sc.low_skipped, 1U << msl_sc.low_skipped_bit,
+			  true);
 }
 
 static inline bool msl_sc_may_swap(const void *sc)
@@ -111,34 +118,22 @@ static inline bool msl_sc_cache_trim_mode(const void *sc)
 	return msl_sc_bit(sc, msl_sc.cache_trim, msl_sc.cache_trim_bit);
 }
 
-/*
- * As msl_sc_note_low_skipped(): the owner's probe only.  prepare_scan_count()
- * sets the mode again at the next shrink_node().
- */
+/* prepare_scan_count() sets the mode again at the next shrink_node(). */
 static inline void msl_sc_clear_cache_trim_mode(void *sc)
 {
-	u32 *word = msl_sc_field(sc, msl_sc.cache_trim);
-	u32 bit = 1U << msl_sc.cache_trim_bit;
-	u32 old = READ_ONCE(*word);
-
-	if (old & bit)
-		WRITE_ONCE(*word, old & ~bit);
+	msl_sc_write_bits(sc, msl_sc.cache_trim, 1U << msl_sc.cache_trim_bit,
+			  false);
 }
 
 /*
  * may_deactivate's DEACTIVATE_FILE (mm/vmscan.c: 1 << is_file_lru(), the
- * field's second bit): shrink_list() deactivates active file pages.  As
- * msl_sc_note_low_skipped(): the owner's probe only;
+ * field's second bit): shrink_list() deactivates active file pages.
  * prepare_scan_control() judges it again at the next shrink_node().
  */
 static inline void msl_sc_set_deactivate_file(void *sc)
 {
-	u32 *word = msl_sc_field(sc, msl_sc.may_deactivate);
-	u32 bit = 2U << msl_sc.may_deactivate_bit;
-	u32 old = READ_ONCE(*word);
-
-	if (!(old & bit))
-		WRITE_ONCE(*word, old | bit);
+	msl_sc_write_bits(sc, msl_sc.may_deactivate,
+			  2U << msl_sc.may_deactivate_bit, true);
 }
 
 static inline unsigned long msl_sc_nr_to_reclaim(const void *sc)
