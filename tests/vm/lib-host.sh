@@ -231,13 +231,15 @@ build_tools() {
 # snapshot_guest: tests/guest/ and bench/guest/ (the benchmarks' scenarios,
 # which t-28 and t-60 run too) copied once per run (build/guest-src/,
 # build/bench-src/), so that every boot runs the same tests even while
-# someone edits them.
+# someone edits them.  cp, not rsync: this runs before tests/vm/setup.sh
+# has installed anything on a fresh host.
 GUEST_SRC=$BUILD/guest-src
 BENCH_SRC=$BUILD/bench-src
 snapshot_guest() {
+	rm -rf "$GUEST_SRC" "$BENCH_SRC"
 	mkdir -p "$GUEST_SRC" "$BENCH_SRC"
-	rsync -a --delete "$REPO/tests/guest/" "$GUEST_SRC/"
-	rsync -a --delete "$REPO/bench/guest/" "$BENCH_SRC/"
+	cp -a "$REPO/tests/guest/." "$GUEST_SRC/"
+	cp -a "$REPO/bench/guest/." "$BENCH_SRC/"
 }
 
 # --------------------------------------------------------------------------
