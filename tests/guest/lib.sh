@@ -152,6 +152,28 @@ wait_until() {
 		sleep 0.2
 	done
 }
+# wait_started PID CMD...: until CMD succeeds while process PID runs;
+# status 1, with WAIT_WHY set, once PID has exited without it or after
+# 300 s.  A process that is starting is waited for as long as it lives,
+# not for a guess of how long it takes: a single-threaded boot at nice 10
+# beside the others gets a twentieth of a host CPU at times (t-53's top
+# was still starting after 20 s in a full run).
+wait_started() {
+	local pid=$1 deadline=$((SECONDS + 300))
+	shift
+	until "$@"; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			"$@" && return 0
+			WAIT_WHY="it exited first"
+			return 1
+		fi
+		if [ $SECONDS -ge $deadline ]; then
+			WAIT_WHY="not in 300 s"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
 
 # ---------------------------------------------------------------------------
 # The module

@@ -47,7 +47,10 @@ assert_ge "$(cg_file_mib U)" 45 "U's page cache"
 
 "$T" top --batch 1 10 >"$S/top.txt" 2>"$S/top.err" &
 tp=$!
-wait_until 20 sh -c "ls $MSL_TRACEFS/instances | grep -q memcg-softlimit-" || fail "top did not start"
+t0=$SECONDS
+has_instance() { ls "$MSL_TRACEFS/instances" | grep -q memcg-softlimit-; }
+wait_started $tp has_instance || fail "top did not start ($WAIT_WHY): $(cat "$S/top.err")"
+note "top started in $((SECONDS - t0)) s"
 # Pressure while top runs (MGLRU meets U at a first pass seldom: see
 # case-run.sh), at most three streams.  Each stream and each step of the
 # tmux part is timed: in full runs on 6.12 MGLRU the first stream took
@@ -92,7 +95,7 @@ tmux new-session -d -s msl -x 160 -y 40 "$T top 0.5; echo exited=\$? >$S/tmux.rc
 	fail "tmux new-session failed"
 # (3-4 s as a rule; once, with the guest's clock watchdog reporting a
 # 44 ms stall of its vCPU, not within 15 s)
-wait_until 60 sh -c "tmux capture-pane -p -t msl | grep -q '^STATUS '" ||
+wait_until 300 sh -c "tmux capture-pane -p -t msl | grep -q '^STATUS '" ||
 	fail "no top screen in tmux: $(tmux capture-pane -p -t msl | head -n 5)"
 note "top's first screen in tmux after $(($(date +%s) - t0)) s"
 t0=$(date +%s)
@@ -105,7 +108,7 @@ assert_eq "$(grep -c '^memcg-softlimit top - ' "$S/pane.txt")" 1 "one screen at 
 ls "$MSL_TRACEFS/instances" | grep -q '^memcg-softlimit-' || fail "no private instance while top runs"
 t0=$(date +%s)
 tmux send-keys -t msl q
-wait_until 10 test -s "$S/tmux.rc" || fail "top did not quit on q"
+wait_until 300 test -s "$S/tmux.rc" || fail "top did not quit on q"
 note "top quit $(($(date +%s) - t0)) s after q"
 assert_eq "$(cat "$S/tmux.rc")" "exited=0" "top's exit status after q"
 tmux kill-server 2>/dev/null

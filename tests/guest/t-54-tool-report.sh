@@ -56,8 +56,8 @@ assert_ge "$(cg_file_mib U)" 30 "U's page cache"
 REC=$S/rec.dat
 trace-cmd record -q -b 8192 -e memcg_softlimit -o "$REC" >"$S/record.log" 2>&1 &
 rec=$!
-wait_until 30 grep -q 1 "$MSL_TRACEFS/events/memcg_softlimit/decision/enable" ||
-	fail "trace-cmd record did not start: $(cat "$S/record.log")"
+wait_started $rec grep -q 1 "$MSL_TRACEFS/events/memcg_softlimit/decision/enable" ||
+	fail "trace-cmd record did not start ($WAIT_WHY): $(cat "$S/record.log")"
 wait_reclaim_quiet
 "$T" stat --json -a >"$S/s1.json" || fail "stat failed"
 workload() { root_pressure 30; }
@@ -138,8 +138,8 @@ assert_false "report --ids names no path" grep -qE ' /O$' "$S/ids.txt"
 # Another file: the same events in an instance buffer of trace-cmd.
 trace-cmd record -q -B mslrec -e memcg_softlimit -o "$S/inst.dat" >"$S/record2.log" 2>&1 &
 rec=$!
-wait_until 30 grep -q 1 "$MSL_TRACEFS/instances/mslrec/events/memcg_softlimit/snapshot/enable" ||
-	fail "trace-cmd record -B did not start: $(cat "$S/record2.log")"
+wait_started $rec grep -q 1 "$MSL_TRACEFS/instances/mslrec/events/memcg_softlimit/snapshot/enable" ||
+	fail "trace-cmd record -B did not start ($WAIT_WHY): $(cat "$S/record2.log")"
 sleep 1
 "$T" stat >/dev/null || fail "stat failed"
 sleep 1

@@ -36,7 +36,7 @@ assert_eq "$(ours)" 0 "instances after normal exits"
 for sig in INT TERM HUP; do
 	perl -e '$SIG{INT} = $SIG{HUP} = "DEFAULT"; exec @ARGV or die' "$T" stat 0.5 >"$S/sig.out" 2>&1 &
 	pid=$!
-	wait_until 10 test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance memcg-softlimit-$pid"
+	wait_started $pid test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance memcg-softlimit-$pid ($WAIT_WHY)"
 	sleep 0.7
 	kill -"$sig" $pid
 	rc=0
@@ -46,7 +46,7 @@ for sig in INT TERM HUP; do
 done
 perl -e '$SIG{INT} = $SIG{HUP} = "DEFAULT"; exec @ARGV or die' "$T" top --batch 0.5 >/dev/null 2>&1 &
 pid=$!
-wait_until 10 test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance for top"
+wait_started $pid test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance for top ($WAIT_WHY)"
 kill -TERM $pid
 wait $pid
 assert_eq "$?" 0 "top's exit status after SIGTERM"
@@ -55,7 +55,7 @@ assert_false "top's instance gone after SIGTERM" test -d "$TR/instances/memcg-so
 # Ignored on entry, SIGHUP stays ignored (nohup).
 nohup "$T" stat 0.5 >/dev/null 2>&1 &
 pid=$!
-wait_until 10 test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance"
+wait_started $pid test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance ($WAIT_WHY)"
 kill -HUP $pid
 sleep 1
 assert_true "nohup: still running after SIGHUP" kill -0 $pid
@@ -66,7 +66,7 @@ assert_false "instance gone" test -d "$TR/instances/memcg-softlimit-$pid"
 # SIGKILL leaves it; the next run removes it (its process is gone).
 "$T" stat 0.5 >/dev/null 2>&1 &
 pid=$!
-wait_until 10 test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance"
+wait_started $pid test -d "$TR/instances/memcg-softlimit-$pid" || fail "no instance ($WAIT_WHY)"
 kill -KILL $pid
 wait $pid 2>/dev/null
 assert_true "SIGKILL leaves the instance" test -d "$TR/instances/memcg-softlimit-$pid"
@@ -77,8 +77,8 @@ assert_eq "$(ours)" 0 "instances"
 # Beside a trace-cmd recording of the same events.
 trace-cmd record -q -e memcg_softlimit -o "$S/rec.dat" >"$S/record.log" 2>&1 &
 rec=$!
-wait_until 30 grep -q 1 "$TR/events/memcg_softlimit/snapshot/enable" ||
-	fail "trace-cmd record did not start: $(cat "$S/record.log")"
+wait_started $rec grep -q 1 "$TR/events/memcg_softlimit/snapshot/enable" ||
+	fail "trace-cmd record did not start ($WAIT_WHY): $(cat "$S/record.log")"
 "$T" stat --json >"$S/a.json" || fail "stat during trace-cmd record failed"
 "$T" stat --json >"$S/b.json" || fail "stat during trace-cmd record failed"
 kill -INT $rec
