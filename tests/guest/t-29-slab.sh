@@ -11,16 +11,19 @@
 # classic LRU, shrink_one() on MGLRU), so a skip that spared the LRU alone
 # would let them go.
 # How far the stream reaches into slab is up to the shrinkers' deferred
-# counts (a dentry needs two passes: one clears its reference bit), so
-# stock sometimes keeps all of P's slab under one level of pressure
-# (6.1 v2 once kept 100%): the control then proves nothing, and the
-# stock round is repeated at twice the pressure, up to twice, before
-# every other round runs at the level where stock lost slab.
+# counts (a dentry needs two passes: one clears its reference bit) and, on
+# MGLRU, to whether reclaim visits P at all, so stock sometimes keeps all
+# of P's slab (6.1 v2 once kept 100%): the control then proves nothing,
+# and the stock round is repeated at twice the pressure, up to twice,
+# before every other round runs at the level where stock lost slab.
+# Losing 2% is proof enough: the rounds that keep P's slab move it by a
+# few KiB of 40 MiB.  (On 6.12 MGLRU stock lost 5% at the first level
+# and nothing at all at the next two, its page cache not touched either.)
 . "$MSL_PAYLOAD/guest/cases.sh"
 NFILES=30000
 NEGATIVE=300000
 STREAM=640
-STOCK_SHRANK_BELOW=90	# stock's kept % that shows the stream reached slab
+STOCK_SHRANK_BELOW=98	# stock's kept % that shows the stream reached slab
 D=$MSL_SCRATCH/slab-files
 N=$MSL_SCRATCH/slab-none
 mkdir -p "$D" "$N"
