@@ -428,14 +428,12 @@ int msl_gate_init(void)
 	}
 	for (nid = 0; nid < nr_node_ids; nid++)
 		msl_dry_spell_init(&dry_spells[nid], jiffies, HZ);
-	msl_liveness_start();
 	return 0;
 }
 
 /* After the probes are gone: nothing reads the rounds any more. */
 void msl_gate_exit(void)
 {
-	msl_liveness_stop();
 	msl_supply_exit();
 	kfree(kswapd_rounds);
 	kswapd_rounds = NULL;

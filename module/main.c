@@ -9,6 +9,7 @@
 
 #include "cgroup_events.h"
 #include "gate.h"
+#include "liveness.h"
 #include "memcg_state.h"
 #include "probes.h"
 #include "procfs.h"
@@ -36,6 +37,13 @@ static int __init memcg_softlimit_init(void)
 	ret = msl_probes_init();
 	if (ret)
 		goto out_gate;
+	/*
+	 * Only once every hook is in: registering them patches text one
+	 * function at a time (13 s under single-threaded TCG), and a window
+	 * that began before the step's hook would see reclaim scan with no
+	 * step counted and stop gating for good.
+	 */
+	msl_liveness_start();
 	return 0;
 
 out_gate:
@@ -51,6 +59,7 @@ out_state:
 
 static void __exit memcg_softlimit_exit(void)
 {
+	msl_liveness_stop();
 	msl_probes_exit();
 	msl_gate_exit();
 	msl_procfs_exit();
