@@ -489,7 +489,7 @@ fg_account() { if [ "$(fg_gated)" = shrink_one ]; then echo account_entry_one; e
 # ---------------------------------------------------------------------------
 # Pages kept per policy on the three trees (README "Policies")
 # ---------------------------------------------------------------------------
-# The seed patch's case 1 and case 2 (tests/guest/cases.sh: 1 unit = 8 MiB)
+# The seed patch's case 1 and case 2 (tests/guest/patch-cases.sh: 1 unit = 8 MiB)
 # and the KS2012 article's tree, cases a-e (t-27-policies.sh, sizes x4 so
 # that the pages kept are measurable against a stream).  Soft limits in
 # MiB ("max": none, as the patch's "unlimited"); every cgroup of the tree

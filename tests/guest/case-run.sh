@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # tests/guest/case-run.sh: the body of t-20-case1.sh, t-21-case2.sh and
 # their every-rule variants t-38, t-39
-# (CASE=1|2 is set by the caller, which sourced cases.sh).
+# (CASE=1|2 is set by the caller, which sourced patch-cases.sh).
 #
 # Round "stock": the module unloaded (on cgroup v1 the kernel's own soft
 # limits apply).  Round "default": the module as modprobe loads it (the

@@ -2,7 +2,7 @@
 # tests/guest/demo.sh: what `make demo` shows (runs in the guest, sourced
 # after lib.sh).  The patch's case 1 under global pressure, once on the
 # stock kernel and once with the module, then the module's decisions.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 STREAM_MIB=768
 say() { printf '%s\n' "$*"; }
 # The rounds' notes would repeat the tables below.

@@ -4,7 +4,7 @@
 # mem_cgroup_soft_limit_reclaim, which reclaims through
 # mem_cgroup_shrink_node) is bypassed while the policy is on, as the patch
 # removes it, and runs again with keep_v1_reclaim=Y or the policy off.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 KE=$MSL_TRACEFS/kprobe_events
 echo 'p:msl_v1_shrink mem_cgroup_shrink_node' >>"$KE" || fail "cannot probe mem_cgroup_shrink_node"
 trap 'echo 0 > "$MSL_TRACEFS/events/kprobes/msl_v1_shrink/enable"; echo "-:msl_v1_shrink" >> "$KE"' EXIT

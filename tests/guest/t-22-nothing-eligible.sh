@@ -7,7 +7,7 @@
 # and once a memcg is over its soft limit again, the others are skipped
 # again.  unset=max so that only the limits this test sets count (unset
 # cgroups are never over).
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 msl_load unset=max
 cg_create P
 cg_create Q

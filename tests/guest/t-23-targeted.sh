@@ -2,7 +2,7 @@
 # configs: all
 # Targeted reclaim (a cgroup's own hard limit, and memory.reclaim on it) is
 # untouched: a cgroup far under its soft limit still shrinks to its limit.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 msl_load
 cg_create T
 set_soft_limit T max

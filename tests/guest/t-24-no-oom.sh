@@ -18,7 +18,7 @@
 # noise on a one-second allocation), which catches the stalls of minutes
 # this test was written for; make bench's cost part gives the ratios
 # (docs/benchmarks.md).
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 shm=/run/msl-shm
 shm_mount "$shm" 400
 

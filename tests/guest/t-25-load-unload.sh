@@ -11,7 +11,7 @@
 # and 20,000 switches; MSL_RUN_BUDGET=6000 leaves one config the time).
 # threshold_of N: the N-th of auto, 0, 1, ... 12, round and round.
 threshold_of() { local t=$(($1 % 14)); [ "$t" = 13 ] && t=auto; echo "$t"; }
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 # Every load and unload live-patches the entries of the hooked functions and
 # kprobes' ftrace trampolines while both vCPUs run them.  With a host thread
 # per vCPU, QEMU's TCG lets a vCPU run code another vCPU has just patched

@@ -6,7 +6,7 @@
 # priority gate at 12 (the patch's first pass) kswapd's first pass is
 # MGLRU's own, lowered by set_initial_priority(), which the module maps to
 # effective priority 12, and on the classic LRU sc->priority itself.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 LG=/sys/kernel/mm/lru_gen/enabled
 [ -w "$LG" ] || fail "no $LG"
 orig=$(cat "$LG")

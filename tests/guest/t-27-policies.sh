@@ -31,7 +31,7 @@
 # window stops as soon as every leaf had a first-pass decision, and the
 # leaves are refilled before each, so that no limit is crossed (the
 # margins are 4 MiB or more; a memory.reclaim window takes 4 MiB).
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 S=$MSL_SCRATCH
 P=/sys/module/$MSL_MODULE/parameters/policy
 LEAVES="A/A1 A/A2 B C"

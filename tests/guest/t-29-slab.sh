@@ -19,7 +19,7 @@
 # Losing 2% is proof enough: the rounds that keep P's slab move it by a
 # few KiB of 40 MiB.  (On 6.12 MGLRU stock lost 5% at the first level
 # and nothing at all at the next two, its page cache not touched either.)
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 NFILES=30000
 NEGATIVE=300000
 STREAM=640

@@ -5,7 +5,7 @@
 # the counts in the recording agree with the module's snapshot totals;
 # decisions = reclaims + skips; pages reclaimed per cgroup agree with the
 # cgroup's own memory.stat.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 . "$MSL_PAYLOAD/guest/counters.sh"
 msl_load
 build_tree

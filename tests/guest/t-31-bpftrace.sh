@@ -7,7 +7,7 @@
 # The bpftrace scripts in tools/bpftrace attach to the module's tracepoints
 # with Debian 12's bpftrace (0.17, args->field) and count what the
 # module's own counters count.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 . "$MSL_PAYLOAD/guest/counters.sh"
 BT=$MSL_PAYLOAD/bpftrace
 [ -d "$BT" ] || fail "no bpftrace scripts in the payload ($BT)"

@@ -4,7 +4,7 @@
 # Cgroups created, filled, reclaimed and removed while reclaim runs: the
 # counters of a removed cgroup disappear with it, and the module's state
 # stays flat (nr_tracked in snapshot_done is the number of entries it holds).
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 . "$MSL_PAYLOAD/guest/counters.sh"
 rounds=1000
 is_long && rounds=10000

@@ -7,7 +7,7 @@
 # at its first reclaim decision; cgroups already there get theirs when
 # the rules are written; the first matching rule wins; bad rules are
 # refused with the line named and change nothing.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 R=/proc/memcg_softlimit/rules
 # write_rules TEXT: the whole set in one write(), as the rules file wants
 # (a shell's printf writes line by line)

@@ -5,7 +5,7 @@
 # hooked function inlined into its caller on some build, say), the module
 # warns once, says so in its status, and stops gating.  test_blind=1
 # makes the hooks see steps without counting them.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 S=/proc/memcg_softlimit/status
 n=$(dmesg | wc -l)
 msl_load test_blind=1

@@ -5,7 +5,7 @@
 # cgroup of another hierarchy that has the id of a memcg (a named v1
 # hierarchy such as systemd's, or another controller's) must leave that
 # memcg's counters and soft limit alone.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 N=/run/msl-named
 mkdir -p "$N"
 mount -t cgroup -o none,name=msltest msltest "$N" || fail "cannot mount a named v1 hierarchy"

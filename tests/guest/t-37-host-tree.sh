@@ -7,7 +7,7 @@
 # none; a streamer with no limit anywhere above it is what reclaim takes.
 # Under unset=zero (V8's 0) the services without a limit go with the
 # stream, which is the measure of what inherit changes.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 cg_create system.slice/a.service
 cg_create other.slice/d.service
 cg_create stream.scope

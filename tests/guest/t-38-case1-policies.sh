@@ -6,7 +6,7 @@
 # unset=zero), and the policies walk and excess (README "Policies"), with
 # the decisions each must take and the pages each keeps (t-20 runs the
 # defaults alone on every row).
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 CASE=1
 POLICY_ROUNDS=1
 . "$MSL_PAYLOAD/guest/case-run.sh"

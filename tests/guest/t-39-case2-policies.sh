@@ -7,7 +7,7 @@
 # unset=zero), and the policies walk and excess (README "Policies"), with
 # the decisions each must take and the pages each keeps (t-21 runs the
 # defaults alone on every row).
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 CASE=2
 POLICY_ROUNDS=1
 . "$MSL_PAYLOAD/guest/case-run.sh"

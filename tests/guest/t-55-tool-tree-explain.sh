@@ -10,7 +10,7 @@
 # same policy source), with the module's current parameters; the
 # decisions the module then takes under pressure agree with them.
 [ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 T=$MSL_TOOL
 S=$MSL_SCRATCH
 # The priority gate at the first pass only (V8): the rows below are that.

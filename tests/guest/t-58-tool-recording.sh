@@ -13,7 +13,7 @@
 # the recording is also sent back on the verdict channel, zstd and base64,
 # as "INFO t-58-tool-recording sample| ..." lines, to become that sample.
 [ -n "${MSL_TOOL:-}" ] || skip "no memcg-softlimit in the payload (tools/ not built)"
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 T=$MSL_TOOL
 S=$MSL_SCRATCH
 REC=$S/sample.dat

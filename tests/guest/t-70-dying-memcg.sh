@@ -11,7 +11,7 @@
 # lru_gen_reparent_memcg(), both LRUs) leave no such pages: they become
 # the parent's own, and the parent's soft limit protects them as it
 # protects the rest of its pages.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 msl_load
 cg_create web
 cg_create web/old

@@ -25,7 +25,7 @@
 # boosted reclaim (which may not swap) found nothing eligible and took
 # 6-11% of their cache on 6.1 with cgroup v2, until the module left boosted
 # passes alone: the fill is held to 95%, what was kept once filled to 97%.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 shm=/run/msl-shm
 shm_mount "$shm" 400
 swap_file_on 448

@@ -7,7 +7,7 @@
 # second while there are rules) finds by their css serial numbers and
 # gives their rule's limit, and counts in status.  A limit set by hand is
 # not overwritten.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 R=/proc/memcg_softlimit/rules
 L=/proc/memcg_softlimit/limits
 write_rules() { printf '%s' "$1" | dd of="$R" bs=1M count=1 iflag=fullblock status=none 2>/dev/null; }

@@ -10,7 +10,7 @@
 # without its count of what the eligible cgroups hold (test_supply=N): E,
 # over its soft limit with only anonymous memory and no swap, then looks
 # eligible, as it did to every pass before that count.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 shm=/run/msl-shm
 shm_mount "$shm" 400
 cg_create P1

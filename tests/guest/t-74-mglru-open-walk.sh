@@ -12,7 +12,7 @@
 # left them, at the tail of the same generation (lru_seg 2, MEMCG_LRU_TAIL).
 # Before, every skip sent them young (lru_seg back to 0) and the walks that
 # opened the gate found only the eligible memcgs and the root.
-. "$MSL_PAYLOAD/guest/cases.sh"
+. "$MSL_PAYLOAD/guest/patch-cases.sh"
 shm=/run/msl-shm
 shm_mount "$shm" 400
 for cg in P1 P2 E; do cg_create "$cg"; done

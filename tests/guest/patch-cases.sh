@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# tests/guest/cases.sh: the seed patch's two example trees, scaled to the
+# tests/guest/patch-cases.sh: the seed patch's two example trees, scaled to the
 # guest (1 unit = 8 MiB of page cache), run under global pressure with and
 # without the module.  Sourced by the case tests (t-20, t-21, t-38, t-39).
 #
