@@ -31,6 +31,9 @@ umask 022
 GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export MSL_PAYLOAD=${GUEST_DIR%/guest}
 export MSL_LIB=$GUEST_DIR/lib.sh
+# The tests: tests/cases/, the payload's cases/ (the runner and its
+# library, tests/guest/, are the payload's guest/).
+CASES_DIR=$MSL_PAYLOAD/cases
 export MSL_RESULTS=/dev/ttyS1
 [ -c "$MSL_RESULTS" ] || MSL_RESULTS=/dev/console
 PID1=0
@@ -230,7 +233,7 @@ hang_report() {
 }
 
 run_test() {
-	local name=$1 to=$2 path=$GUEST_DIR/$1.sh
+	local name=$1 to=$2 path=$CASES_DIR/$1.sh
 	local log=$RUN/$name.log reason_file=$RUN/$name.reason
 	local verdict reason rc tpid fpid hpid t0 t0s dt cg_before
 

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# tests/guest/lib.sh: helpers for the guest tests (tests/guest/t-*.sh).
+# tests/guest/lib.sh: helpers for the guest tests (tests/cases/t-*.sh).
 #
 # The guest runner (init.sh) sources this file before each test; a test may
 # source it again (". "$MSL_PAYLOAD/guest/lib.sh"), that is harmless.

@@ -13,7 +13,7 @@ make, Python and the other scripts).  Checked there:
   include/, lib/ and tools/, which the kernel's tree has too
   (include/linux/..., lib/..., tools/testing/selftests/...), only paths
   whose directory exists here;
-  globs (tests/guest/t-*.sh) must match a file, {a,b} is expanded,
+  globs (tests/cases/t-*.sh) must match a file, {a,b} is expanded,
   placeholders (<kver>, $VAR, NN) and build products (*.o, build/,
   debian/changelog) are not checked;
 - a Markdown link's target, relative to the file that links (no URLs);
@@ -51,7 +51,7 @@ FOREIGN = {
 # the guest tests are being rewritten by others): "FILE PATH" -> why it is
 # waived.  Reported, not failed.
 KNOWN = {
-    ("tests/guest/t-41-dkms-boot.sh", "tests/pkg/lib.sh"): "a guest test, issue 32 item 3",
+    ("tests/cases/t-41-dkms-boot.sh", "tests/pkg/lib.sh"): "a guest test, issue 32 item 3",
 }
 
 # Build products and other files that exist only once something made them.

@@ -10,7 +10,7 @@
 #   matrix_kver_re ROW             the ERE a kernel release of ROW matches
 #   matrix_kver ROW "KVERS"        the release of KVERS that ROW boots
 #   matrix_selects ROW TEST        the row's tests column selects TEST
-# Tests (tests/guest/t-*.sh and bench/guest/bench-*.sh):
+# Tests (tests/cases/t-*.sh and bench/guest/bench-*.sh):
 #   test_header FILE FIELD         a "# FIELD: value" header line's value
 #   header_admits ROW "PATTERNS"   a "# configs:" header admits ROW
 #   name_matches NAME "GLOBS"      NAME matches one of GLOBS (MSL_TESTS)

@@ -228,22 +228,28 @@ build_tools() {
 	msg "tools built: $(find "$BUILD/tools-bin" -type f -printf '%f ' | sed 's/ $//')"
 }
 
-# snapshot_guest: tests/guest/ and bench/guest/ (the benchmarks' scenarios,
-# which t-28 and t-60 run too) copied once per run (build/guest-src/,
-# build/bench-src/), so that every boot runs the same tests even while
-# someone edits them.  cp, not rsync: this runs before tests/vm/setup.sh
-# has installed anything on a fresh host.
+# snapshot_guest: tests/guest/ (the guest runner and its library),
+# tests/cases/ (the guest tests) and bench/guest/ (the benchmarks'
+# scenarios, which t-28 and t-60 run too) copied once per run
+# (build/guest-src/, build/cases-src/, build/bench-src/), so that every
+# boot runs the same tests even while someone edits them.  cp, not rsync:
+# this runs before tests/vm/setup.sh has installed anything on a fresh
+# host.
 GUEST_SRC=$BUILD/guest-src
+CASES_SRC=$BUILD/cases-src
 BENCH_SRC=$BUILD/bench-src
 snapshot_guest() {
-	rm -rf "$GUEST_SRC" "$BENCH_SRC"
-	mkdir -p "$GUEST_SRC" "$BENCH_SRC"
+	rm -rf "$GUEST_SRC" "$CASES_SRC" "$BENCH_SRC"
+	mkdir -p "$GUEST_SRC" "$CASES_SRC" "$BENCH_SRC"
 	cp -a "$REPO/tests/guest/." "$GUEST_SRC/"
+	cp -a "$REPO/tests/cases/." "$CASES_SRC/"
 	cp -a "$REPO/bench/guest/." "$BENCH_SRC/"
 }
+# snapshot_ready: the run's copies are there (else snapshot_guest makes them)
+snapshot_ready() { [ -d "$GUEST_SRC" ] && [ -d "$CASES_SRC" ] && [ -d "$BENCH_SRC" ]; }
 
 # --------------------------------------------------------------------------
-# Discovery: tests/guest/t-*.sh (or the FILEs given: bench/run's parts,
+# Discovery: tests/cases/t-*.sh (or the FILEs given: bench/run's parts,
 # bench/guest/bench-*.sh),
 # with the headers
 #   # configs: all | <glob of rows> ...   where the test can run
@@ -259,9 +265,9 @@ snapshot_guest() {
 # --------------------------------------------------------------------------
 expected_tests() {
 	local row=$1 want_tcg=${2:-} f name to long_to tcg files=("${@:3}") select=1
-	if [ ! -d "$GUEST_SRC" ] || [ ! -d "$BENCH_SRC" ]; then snapshot_guest; fi
+	snapshot_ready || snapshot_guest
 	if [ ${#files[@]} -eq 0 ]; then
-		files=("$GUEST_SRC"/t-*.sh)
+		files=("$CASES_SRC"/t-*.sh)
 	else
 		select=0
 	fi
@@ -286,8 +292,8 @@ expected_tests() {
 # make_payload ROW DIR LIST [RUNNER-MODE]: the payload disk's tree for a
 # boot of ROW running the tests of LIST ("<name> <timeout>" lines):
 # config.env (the row, for tests/guest/init.sh), the module and the test
-# modules built for its kernel, the guest scripts (guest/) and the
-# benchmarks' (bench/), the tools, the module DKMS built
+# modules built for its kernel, the guest runner and its library (guest/),
+# the guest tests (cases/) and the benchmarks' scripts (bench/), the tools, the module DKMS built
 # (t-40-dkms-modprobe), the kernel's selftests when a listed test needs
 # them.
 make_payload() {
@@ -305,8 +311,9 @@ make_payload() {
 	} >"$dir/config.env"
 	if [ -f "$BUILD/kmod/$kver/memcg_softlimit.ko" ]; then cp "$BUILD/kmod/$kver/memcg_softlimit.ko" "$dir/module/"; fi
 	if [ -d "$BUILD/kmod-test/$kver" ]; then cp "$BUILD/kmod-test/$kver"/*.ko "$dir/module/"; fi
-	if [ ! -d "$GUEST_SRC" ] || [ ! -d "$BENCH_SRC" ]; then snapshot_guest; fi
+	snapshot_ready || snapshot_guest
 	rsync -a "$GUEST_SRC/" "$dir/guest/"
+	rsync -a "$CASES_SRC/" "$dir/cases/"
 	rsync -a "$BENCH_SRC/" "$dir/bench/"
 	if [ -d "$BUILD/tools-bin" ]; then cp -a "$BUILD/tools-bin/." "$dir/bin/"; fi
 	if [ -d "$REPO/tools/bpftrace" ]; then cp -a "$REPO/tools/bpftrace" "$dir/bpftrace"; fi

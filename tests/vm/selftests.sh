@@ -2,7 +2,7 @@
 # tests/vm/selftests.sh: build the kernel's own cgroup memory selftest,
 # tools/testing/selftests/cgroup/test_memcontrol, from the Debian source of
 # the exact kernel a matrix configuration boots, for the guest tests
-# (tests/guest/t-40-kselftest-memcontrol.sh).
+# (tests/cases/t-40-kselftest-memcontrol.sh).
 #
 #   tests/vm/selftests.sh KVER [DEST]
 #
