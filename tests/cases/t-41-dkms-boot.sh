@@ -4,7 +4,7 @@
 #
 # Runs in the package image (tests/pkg/host.sh: memcg-softlimit-dkms
 # installed with dpkg into a copy of the guest rootfs, DKMS built the module
-# for both kernels there), booted with systemd as PID 1 (tests/pkg/lib.sh):
+# for both kernels there), booted with systemd as PID 1 (tests/pkg/host.sh):
 # memcg-softlimit-load.service (enabled by the package) loaded
 # memcg_softlimit at boot, the module is the one DKMS built and signed in
 # the image, the image's modprobe.d options (a fixture:

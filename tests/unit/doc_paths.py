@@ -51,7 +51,6 @@ FOREIGN = {
 # the guest tests are being rewritten by others): "FILE PATH" -> why it is
 # waived.  Reported, not failed.
 KNOWN = {
-    ("tests/cases/t-41-dkms-boot.sh", "tests/pkg/lib.sh"): "a guest test, issue 32 item 3",
 }
 
 # Build products and other files that exist only once something made them.
