@@ -34,7 +34,8 @@
 #   MSL_LOG_NAME      base name of the log files (default: CONFIG)
 #   MSL_BOOT_TIMEOUT  seconds before a hung guest is killed (default 1500)
 #   MSL_QEMU_NICE     nice value for qemu (default 0; tests/run runs a
-#                     single-threaded guest at 10 beside a multi-threaded one)
+#                     single-threaded guest at 10 beside a multi-threaded
+#                     one: tests/vm/schedule.sh)
 #   MSL_GUEST_SWAP    if set, a blank 512M disk /dev/vdc for swap
 #                     (a size like 1G may be given instead of 1)
 #   MSL_GUEST_DATA    if set (a size like 4G), a blank data disk with the
