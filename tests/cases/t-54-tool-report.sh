@@ -26,30 +26,13 @@ jget() {
 }
 # minus A B: A - B, an absent number being 0
 minus() { echo $((${1:-0} - ${2:-0})); }
-# fill CG MIB [CG MIB...]: each cgroup reads a file of MIB MiB into its page
-# cache; the files are written first and caches dropped once, so that no
-# cgroup's fill drops another's.
-fill() {
-	local seed
-	seed=$(head -c 3072 /dev/urandom | base64 -w 0)
-	local args=("$@") i
-	for ((i = 0; i < ${#args[@]}; i += 2)); do
-		{ yes "$seed" || true; } | head -c "$((args[i + 1] * 1048576))" >"$MSL_SCRATCH/fill.${args[i]}" ||
-			fail "writing $MSL_SCRATCH/fill.${args[i]} failed"
-	done
-	drop_caches
-	for ((i = 0; i < ${#args[@]}; i += 2)); do
-		cg_run "${args[i]}" dd if="$MSL_SCRATCH/fill.${args[i]}" of=/dev/null bs=1M status=none ||
-			fail "reading in ${args[i]} failed"
-	done
-}
 msl_load
 cg_create O
 cg_create U
 cg_create S
 "$T" set /O 1M || fail "set /O"
 "$T" set /U max || fail "set /U"
-fill O 40 U 40
+fill_pagecaches O fill.O 40 U fill.U 40
 assert_ge "$(cg_file_mib O)" 30 "O's page cache"
 assert_ge "$(cg_file_mib U)" 30 "U's page cache"
 
